@@ -1,0 +1,118 @@
+// The declaration of a resource kind: what the generic registry, discovery, OpenAPI, codecs and apply read.
+// A kind's file under src/apis/<group>/ exports one KindDefinition; its group's index lists it.
+import type { TSchema } from '@sinclair/typebox';
+import type { FieldError } from '../machinery/field-errors.ts';
+import type { ApiObject } from './meta/v1.ts';
+
+export type Stability = 'alpha' | 'beta' | 'stable';
+
+export interface UserInfo {
+  username: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
+/** What a strategy hook knows of the request that caused it. */
+export interface RequestContext {
+  user: UserInfo;
+  /** The version the client addressed (the object given to hooks is always in the storage version). */
+  version: string;
+  subresource: string;
+  dryRun: boolean;
+  /** Warnings the hook wants sent back in `Warning` headers. */
+  warnings: string[];
+}
+
+export interface VersionDefinition {
+  name: string;
+  stability: Stability;
+  /** Schema of the whole object in this version (apiVersion, kind, metadata, spec, status ...). */
+  schema: TSchema;
+  /** Served unless `--runtime-config` says otherwise (alpha defaults off, and beta for kinds added after 1.22). */
+  servedByDefault?: boolean;
+  deprecated?: { warning: string; removedRelease?: string };
+  /** Conversion between this version and the storage version (absent when this is the storage version). */
+  toStorage?(obj: ApiObject): ApiObject;
+  fromStorage?(obj: ApiObject): ApiObject;
+}
+
+export interface TableColumn {
+  name: string;
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'date';
+  format?: string;
+  description: string;
+  priority?: number;
+  cell(obj: ApiObject): unknown;
+}
+
+export interface StatusSubresource {
+  /** Paths (dotted) a write to the main resource keeps from the old object; default `status`. */
+  mainResetsFields?: string[];
+  /** Top-level fields a write to /status may change besides metadata labels and annotations; default `status`. */
+  statusFields?: string[];
+}
+
+/** A sub-resource served as a view over the same stored object (Scale, approval ...). */
+export interface ViewSubresource {
+  name: string;
+  group: string;
+  version: string;
+  kind: string;
+  verbs: ('get' | 'update' | 'patch' | 'create')[];
+  /** Reads the view from the stored object. */
+  get?(obj: ApiObject): ApiObject;
+  /** Applies an updated view to a copy of the stored object and returns it. */
+  update?(stored: ApiObject, view: ApiObject): ApiObject;
+}
+
+export interface KindDefinition {
+  group: string;
+  kind: string;
+  listKind?: string;
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  shortNames?: string[];
+  categories?: string[];
+  /** Served versions in preference order; `storageVersion` names the one stored. */
+  versions: VersionDefinition[];
+  storageVersion: string;
+  /** Key prefix segment in storage; the plural by default. */
+  storageResource?: string;
+  status?: StatusSubresource;
+  views?: ViewSubresource[];
+
+  /** PUT of an absent object creates it. */
+  allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion is allowed (the live one is used); true unless said otherwise. */
+  allowUnconditionalUpdate?: boolean;
+  /** DELETE answers the deleted object instead of a Status. */
+  deleteReturnsObject?: boolean;
+  /** Name validation for metadata.name: DNS subdomain unless said otherwise. */
+  nameValidation?: 'dns-subdomain' | 'dns-label' | 'path-segment' | ((name: string, prefix: boolean) => string[]);
+  /** Generation is kept (and bumped on spec changes); false for kinds without spec semantics. */
+  trackGeneration?: boolean;
+
+  /** Kind-specific defaults, after the schema's own defaults. */
+  defaults?(obj: ApiObject): void;
+  prepareForCreate?(obj: ApiObject, ctx: RequestContext): void;
+  prepareForUpdate?(obj: ApiObject, old: ApiObject, ctx: RequestContext): void;
+  validate?(obj: ApiObject, ctx: RequestContext): FieldError[];
+  validateUpdate?(obj: ApiObject, old: ApiObject, ctx: RequestContext): FieldError[];
+  /** Normalises stored form (quantities, sorted sets) after validation. */
+  canonicalize?(obj: ApiObject): void;
+  /** Fields usable in field selectors besides metadata.name and metadata.namespace. */
+  fieldSelectors?: Record<string, (obj: ApiObject) => string>;
+  tableColumns?: TableColumn[];
+  /** Runs instead of the usual read on the main resource (Secret drops stringData here). */
+  decorate?(obj: ApiObject): void;
+}
+
+export function listKindOf(def: KindDefinition): string {
+  return def.listKind ?? def.kind + 'List';
+}
+
+export function apiVersionOf(group: string, version: string): string {
+  return group ? `${group}/${version}` : version;
+}
