@@ -1,0 +1,277 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { describe, it } from 'node:test';
+import { RecordingListener, storageContract, waitUntil } from './contract.ts';
+import { CompactedError, StoreUnavailableError, type KeyValue } from './interface.ts';
+import { SqliteStorage } from './sqlite.ts';
+
+async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'capstan-sqlite-'));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+storageContract('sqlite :memory:', async () => {
+  const storage = SqliteStorage.open(':memory:');
+  return { storage, cleanup: () => storage.close() };
+});
+
+storageContract('sqlite file', async () => {
+  const { dir, remove } = await tempDir();
+  const storage = SqliteStorage.open(join(dir, 'state.db'));
+  return {
+    storage,
+    cleanup: async () => {
+      await storage.close();
+      await remove();
+    },
+  };
+});
+
+describe('SqliteStorage', () => {
+  it('keeps everything across a reopen', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const first = SqliteStorage.open(path);
+      const a = await first.create('/r/a', '{"a":1}');
+      const b = await first.create('/r/b', 'b');
+      const a2 = await first.update('/r/a', '{"a":2}', a.modRevision);
+      await first.delete('/r/b');
+      const c = await first.create('/r/c', 'c');
+      await first.compact(a2.modRevision);
+      await first.close();
+
+      const second = SqliteStorage.open(path);
+      try {
+        assert.equal(await second.currentRevision(), c.modRevision);
+        assert.equal(await second.compactedRevision(), a2.modRevision);
+        assert.deepEqual((await second.range('/r/')).kvs, [a2, c]);
+        assert.deepEqual((await second.get('/r/b', { revision: b.modRevision + 1 })).kv, b);
+        const d = await second.create('/r/d', 'd');
+        assert.equal(d.modRevision, c.modRevision + 1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await remove();
+    }
+  });
+
+  it('does not reuse a revision whose tombstone compaction removed', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const first = SqliteStorage.open(path);
+      await first.create('/r/a', 'a');
+      const gone = await first.delete('/r/a');
+      await first.compact(gone.modRevision);
+      await first.close();
+      const second = SqliteStorage.open(path);
+      try {
+        assert.equal(await second.currentRevision(), gone.modRevision);
+        assert.equal((await second.create('/r/a', 'again')).modRevision, gone.modRevision + 1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await remove();
+    }
+  });
+
+  it('refuses a second opener of the same file while the first has it', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    const first = SqliteStorage.open(path);
+    try {
+      assert.throws(() => SqliteStorage.open(path), StoreUnavailableError);
+    } finally {
+      await first.close();
+      await remove();
+    }
+  });
+
+  it('commits writes of one event-loop turn together: one progress report for the batch', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      const rec = new RecordingListener();
+      const handle = s.watch('/b/', 0, rec);
+      await waitUntil(() => rec.progress.length === 1, 'the watch to go live');
+      const written = await Promise.all(Array.from({ length: 100 }, (_, i) => s.create(`/b/${i}`, `${i}`)));
+      assert.deepEqual(
+        written.map((kv) => kv.modRevision),
+        Array.from({ length: 100 }, (_, i) => i + 1),
+      );
+      assert.deepEqual(rec.progress, [0, 100]);
+      assert.equal(rec.events.length, 100);
+      handle.cancel();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reports a compacted watch through onError, never by throwing', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      for (let i = 0; i < 5; i += 1) await s.create(`/w/${i}`, 'x');
+      await s.compact(4);
+      const rec = new RecordingListener();
+      let errorsAtReturn = -1;
+      assert.doesNotThrow(() => {
+        s.watch('/w/', 3, rec);
+        errorsAtReturn = rec.errors.length;
+      });
+      assert.equal(errorsAtReturn, 0, 'the error arrives asynchronously');
+      await waitUntil(() => rec.errors.length > 0, 'the error');
+      assert.ok(rec.errors[0] instanceof CompactedError);
+      assert.equal((rec.errors[0] as CompactedError).requested, 3);
+      assert.equal((rec.errors[0] as CompactedError).compacted, 4);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('compacts a long history in chunks, keeping every live key and reads at the compacted revision', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    const s = SqliteStorage.open(path);
+    try {
+      const live = new Map<string, KeyValue>();
+      for (let round = 0; round < 5; round += 1) {
+        const writes = Array.from({ length: 1000 }, async (_, i) => {
+          const key = `/h/${String(i).padStart(4, '0')}`;
+          const prev = live.get(key);
+          if (!prev) live.set(key, await s.create(key, `${round}`));
+          else if (i % 7 === round) await s.delete(key, prev.modRevision).then(() => live.delete(key));
+          else live.set(key, await s.update(key, `${round}`, prev.modRevision));
+        });
+        await Promise.all(writes);
+      }
+      const expected = [...live.values()].sort((x, y) => (x.key < y.key ? -1 : 1));
+      const at = await s.currentRevision();
+      const after = await s.create('/h/after', 'after');
+
+      let finished = false;
+      let turns = 0;
+      const compaction = s.compact(at).then(() => (finished = true));
+      while (!finished) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns += 1;
+      }
+      await compaction;
+      assert.ok(turns >= 3, `the event loop ran between compaction chunks (${turns} turns)`);
+
+      assert.deepEqual((await s.range('/h/', { revision: at })).kvs, expected);
+      assert.equal((await s.range('/h/')).count, expected.length + 1);
+      await assert.rejects(s.range('/h/', { revision: at - 1 }), CompactedError);
+      await s.close();
+
+      // Only the newest row of each live key at the compacted revision, and what came after, remain.
+      const raw = new DatabaseSync(path);
+      try {
+        const rows = raw.prepare('SELECT id FROM log ORDER BY id').all().map((r) => r.id);
+        assert.deepEqual(rows, [...expected.map((kv) => kv.modRevision).sort((x, y) => x - y), after.modRevision]);
+      } finally {
+        raw.close();
+      }
+    } finally {
+      await s.close();
+      await remove();
+    }
+  });
+
+  it('replays a history longer than one replay step while writes go on, each revision once', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      await Promise.all(Array.from({ length: 12_000 }, (_, i) => s.create(`/long/${i}`, `${i}`)));
+      const rec = new RecordingListener();
+      const handle = s.watch('/long/', 0, rec);
+      const more = Array.from({ length: 1000 }, (_, i) => s.create(`/long/more-${i}`, `${i}`));
+      await Promise.all(more);
+      await waitUntil(() => rec.reached() >= 13_000, 'the watcher to catch up');
+      assert.deepEqual(
+        rec.revisions(),
+        Array.from({ length: 13_000 }, (_, i) => i + 1),
+      );
+      handle.cancel();
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('ends a replay that compaction overtakes with CompactedError, after a gapless prefix', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      await Promise.all(Array.from({ length: 12_000 }, (_, i) => s.create(`/race/${i}`, `${i}`)));
+      const rec = new RecordingListener();
+      const onEvents = rec.onEvents.bind(rec);
+      let compaction: Promise<void> | undefined;
+      rec.onEvents = (events) => {
+        onEvents(events);
+        // Compact past the replay's position while it is between two steps.
+        compaction ??= s.compact(11_000);
+      };
+      s.watch('/race/', 0, rec);
+      await waitUntil(() => rec.errors.length > 0, 'the replay to fail');
+      await compaction;
+      assert.ok(rec.errors[0] instanceof CompactedError);
+      assert.equal((rec.errors[0] as CompactedError).requested, 0);
+      assert.equal((rec.errors[0] as CompactedError).compacted, 11_000);
+      assert.ok(rec.events.length > 0 && rec.events.length < 11_000);
+      assert.deepEqual(
+        rec.revisions(),
+        Array.from({ length: rec.events.length }, (_, i) => i + 1),
+      );
+      assert.deepEqual(rec.progress, []);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('close commits queued writes, ends watches, and refuses later calls', async () => {
+    const s = SqliteStorage.open(':memory:');
+    const rec = new RecordingListener();
+    s.watch('/c/', 0, rec);
+    const pending = s.create('/c/a', 'a');
+    await s.close();
+    assert.equal((await pending).modRevision, 1);
+    assert.ok(rec.errors[0] instanceof StoreUnavailableError);
+    await assert.rejects(s.get('/c/a'), StoreUnavailableError);
+    await assert.rejects(s.range('/c/'), StoreUnavailableError);
+    await assert.rejects(s.count('/c/'), StoreUnavailableError);
+    await assert.rejects(s.create('/c/b', 'b'), StoreUnavailableError);
+    await assert.rejects(s.update('/c/a', 'b', 1), StoreUnavailableError);
+    await assert.rejects(s.delete('/c/a'), StoreUnavailableError);
+    await assert.rejects(s.currentRevision(), StoreUnavailableError);
+    await assert.rejects(s.compact(1), StoreUnavailableError);
+    await assert.rejects(s.ready(), StoreUnavailableError);
+    const late = new RecordingListener();
+    s.watch('/c/', 0, late);
+    await waitUntil(() => late.errors.length > 0, 'the late watch to fail');
+    assert.ok(late.errors[0] instanceof StoreUnavailableError);
+    await s.close();
+  });
+
+  it('a listener that throws ends only its own watch', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      const bad = new RecordingListener();
+      bad.onEvents = () => {
+        throw new Error('listener broke');
+      };
+      const good = new RecordingListener();
+      s.watch('/l/', 0, bad);
+      s.watch('/l/', 0, good);
+      await s.create('/l/a', 'a');
+      const b = await s.create('/l/b', 'b');
+      await waitUntil(() => good.reached() >= b.modRevision, 'the good watcher');
+      assert.equal(bad.errors[0]?.message, 'listener broke');
+      assert.equal(bad.errors.length, 1);
+      assert.equal(good.events.length, 2);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -1,0 +1,570 @@
+// The embedded storage backend: one SQLite file (node:sqlite), etcd-shaped.
+//
+// Layout, in the spirit of kine:
+// - `log`: one row per revision (id = revision). A create row has created=1; a delete row (tombstone)
+//   has deleted=1 and keeps the deleted value, create revision and (in prev_revision) the mod revision
+//   of what it deleted, so a delete event and its prevKv come from the row alone.
+//   UNIQUE(key, prev_revision) makes two writes on top of the same version impossible.
+// - `current`: key -> id of its live row, so reads of the present are one indexed lookup.
+// - `meta`: the compacted revision and how far compaction has got.
+//
+// Revision rules (as etcd): a read at a revision below the compacted one fails with CompactedError, a read
+// AT the compacted revision works (compaction keeps the newest row at or below it of every live key);
+// a read above the current revision fails with FutureRevisionError. A watch delivers revisions greater
+// than afterRevision, so it needs afterRevision >= compacted (rows above the compacted revision are
+// never removed); below that it ends through onError(CompactedError), asynchronously: watch() never throws.
+//
+// Writes arriving in the same event-loop turn are committed in one transaction (group commit); each
+// promise resolves after COMMIT returned, and with WAL + synchronous=FULL that means it is on disk.
+// A failed compare is checked before anything is written, so it rejects only its own write and
+// consumes no revision.
+
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import {
+  CompactedError,
+  FutureRevisionError,
+  KeyExistsError,
+  KeyNotFoundError,
+  ModRevisionMismatchError,
+  StorageError,
+  StoreUnavailableError,
+  prefixEnd,
+  type KeyValue,
+  type RangeOptions,
+  type RangeResult,
+  type Storage,
+  type WatchEvent,
+  type WatchHandle,
+  type WatchListener,
+} from './interface.ts';
+
+export interface SqliteStorageOptions {
+  /** Most writes committed in one transaction; the rest go into the next one (default 1000). */
+  maxBatch?: number;
+  /** Page cache size in KiB (default 65536). */
+  cacheSizeKiB?: number;
+}
+
+/** Log rows examined per compaction transaction; the event loop runs between transactions. */
+const COMPACT_CHUNK = 1000;
+/** Revisions scanned per step of a watch's history replay; the event loop runs between steps. */
+const REPLAY_CHUNK = 5000;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS log (
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  deleted INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL,
+  prev_revision INTEGER NOT NULL,
+  UNIQUE (key, prev_revision)
+);
+CREATE INDEX IF NOT EXISTS log_key_id ON log (key, id);
+CREATE TABLE IF NOT EXISTS current (
+  key TEXT PRIMARY KEY,
+  id INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO meta (name, value) VALUES ('compacted', 0), ('compact_cursor', 0);
+`;
+
+/** key, value, create revision, mod revision: read as arrays, which node:sqlite builds fastest. */
+type KvRow = [key: string, value: string, createRevision: number, modRevision: number];
+
+interface LogRow {
+  id: number;
+  key: string;
+  value: string;
+  created: number;
+  deleted: number;
+  create_revision: number;
+  prev_revision: number;
+  prev_value: string | null;
+  prev_create: number | null;
+}
+
+type WriteOp =
+  | { kind: 'create'; key: string; value: string; done: Settle }
+  | { kind: 'update'; key: string; value: string; expected: number; done: Settle }
+  | { kind: 'delete'; key: string; expected: number | undefined; done: Settle };
+
+interface Settle {
+  resolve(kv: KeyValue): void;
+  reject(err: Error): void;
+}
+
+interface Watcher {
+  prefix: string;
+  end: string;
+  afterRevision: number;
+  listener: WatchListener;
+  /** Every revision up to here has been looked at for this watcher. */
+  cursor: number;
+  /** False while history is being replayed from the log; live broadcasts skip it meanwhile. */
+  live: boolean;
+  done: boolean;
+}
+
+function kvOf(row: KvRow): KeyValue {
+  return { key: row[0], value: row[1], createRevision: row[2], modRevision: row[3] };
+}
+
+/** The exclusive end of a prefix range; the empty prefix means every key. */
+function endOf(prefix: string): string {
+  return prefix === '' ? String.fromCodePoint(0x10ffff) : prefixEnd(prefix);
+}
+
+function eventOf(row: LogRow): WatchEvent {
+  const kv: KeyValue = { key: row.key, value: row.value, createRevision: row.create_revision, modRevision: row.id };
+  if (row.deleted) {
+    return { type: 'delete', kv, prevKv: { ...kv, modRevision: row.prev_revision } };
+  }
+  if (row.created || row.prev_value === null || row.prev_create === null) return { type: 'put', kv };
+  return {
+    type: 'put',
+    kv,
+    prevKv: { key: row.key, value: row.prev_value, createRevision: row.prev_create, modRevision: row.prev_revision },
+  };
+}
+
+/** A statement whose rows come back as arrays. */
+function prepareArrays(db: DatabaseSync, sql: string): StatementSync {
+  const statement = db.prepare(sql);
+  statement.setReturnArrays(true);
+  return statement;
+}
+
+function prepareAll(db: DatabaseSync) {
+  return {
+    begin: db.prepare('BEGIN'),
+    commit: db.prepare('COMMIT'),
+    rollback: db.prepare('ROLLBACK'),
+    ping: db.prepare('SELECT 1'),
+    maxId: db.prepare('SELECT MAX(id) AS id FROM log'),
+    metaGet: db.prepare('SELECT value FROM meta WHERE name = ?'),
+    metaSet: db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
+    current: prepareArrays(
+      db,
+      'SELECT l.key, l.value, l.create_revision, l.id FROM current AS c JOIN log AS l ON l.id = c.id WHERE c.key = ?',
+    ),
+    lastId: db.prepare('SELECT id FROM log WHERE key = ? ORDER BY id DESC LIMIT 1'),
+    insertLog: db.prepare(
+      'INSERT INTO log (id, key, value, created, deleted, create_revision, prev_revision) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    insertCurrent: db.prepare('INSERT INTO current (key, id) VALUES (?, ?)'),
+    updateCurrent: db.prepare('UPDATE current SET id = ? WHERE key = ?'),
+    deleteCurrent: db.prepare('DELETE FROM current WHERE key = ?'),
+    getAt: prepareArrays(
+      db,
+      'SELECT key, value, create_revision, id, deleted FROM log WHERE key = ? AND id <= ? ORDER BY id DESC LIMIT 1',
+    ),
+    rangeNow: prepareArrays(
+      db,
+      'SELECT l.key, l.value, l.create_revision, l.id FROM current AS c JOIN log AS l ON l.id = c.id WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?',
+    ),
+    countNow: db.prepare('SELECT COUNT(*) AS n FROM current WHERE key >= ? AND key < ?'),
+    rangeAt: prepareArrays(
+      db,
+      `SELECT l.key, l.value, l.create_revision, l.id
+       FROM (SELECT MAX(id) AS id FROM log WHERE key >= ? AND key < ? AND id <= ? GROUP BY key) AS latest
+       JOIN log AS l ON l.id = latest.id WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+    ),
+    countAt: db.prepare(
+      `SELECT COUNT(*) AS n
+       FROM (SELECT MAX(id) AS id FROM log WHERE key >= ? AND key < ? AND id <= ? GROUP BY key) AS latest
+       JOIN log AS l ON l.id = latest.id WHERE l.deleted = 0`,
+    ),
+    // NOT INDEXED: walk the log by revision (the rowid), which is what a watch from a recent revision wants.
+    replay: db.prepare(
+      `SELECT l.id AS id, l.key AS key, l.value AS value, l.created AS created, l.deleted AS deleted,
+              l.create_revision AS create_revision, l.prev_revision AS prev_revision,
+              p.value AS prev_value, p.create_revision AS prev_create
+       FROM log AS l NOT INDEXED
+       LEFT JOIN log AS p ON p.id = l.prev_revision AND l.created = 0 AND l.deleted = 0
+       WHERE l.id > ? AND l.id <= ? AND l.key >= ? AND l.key < ? ORDER BY l.id`,
+    ),
+    compactScan: db.prepare('SELECT id, deleted, prev_revision FROM log WHERE id > ? AND id <= ?'),
+    deleteLog: db.prepare('DELETE FROM log WHERE id = ?'),
+  } satisfies Record<string, StatementSync>;
+}
+
+export class SqliteStorage implements Storage {
+  /** Opens (creating if needed) the database at `path`, or a private in-memory one for ':memory:'.
+   *  A file is locked for this process alone (locking_mode=EXCLUSIVE): the revision counter lives here. */
+  static open(path: string, opts: SqliteStorageOptions = {}): SqliteStorage {
+    const db = new DatabaseSync(path);
+    try {
+      db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec('PRAGMA synchronous = FULL');
+      db.exec(`PRAGMA cache_size = -${opts.cacheSizeKiB ?? 65536}`);
+      db.exec('PRAGMA temp_store = MEMORY');
+      // A write transaction takes the exclusive lock now, so a second opener fails here and not later.
+      db.exec('BEGIN IMMEDIATE');
+      db.exec(SCHEMA);
+      db.exec('COMMIT');
+      return new SqliteStorage(db, opts);
+    } catch (err) {
+      db.close();
+      throw new StoreUnavailableError(`cannot open ${path}: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  private readonly db: DatabaseSync;
+  private readonly sql: ReturnType<typeof prepareAll>;
+  private readonly maxBatch: number;
+  private rev: number;
+  private compacted: number;
+  private compactCursor: number;
+  private closed = false;
+  private queue: WriteOp[] = [];
+  private flushScheduled = false;
+  private readonly watchers = new Set<Watcher>();
+  /** Compactions run one after another. */
+  private compactions: Promise<void> = Promise.resolve();
+
+  private constructor(db: DatabaseSync, opts: SqliteStorageOptions) {
+    this.db = db;
+    this.sql = prepareAll(db);
+    this.maxBatch = Math.max(1, opts.maxBatch ?? 1000);
+    this.compacted = this.metaGet('compacted');
+    this.compactCursor = this.metaGet('compact_cursor');
+    // Compaction may have removed the newest rows (tombstones), never a row above the compacted revision.
+    const maxId = (this.sql.maxId.get() as { id: number | null }).id ?? 0;
+    this.rev = Math.max(maxId, this.compacted);
+  }
+
+  private metaGet(name: string): number {
+    return (this.sql.metaGet.get(name) as { value: number }).value;
+  }
+
+  private unavailable(): StoreUnavailableError {
+    return new StoreUnavailableError('storage is closed');
+  }
+
+  /** Runs a synchronous read, turning "closed" and revision checks into rejections. */
+  private read<T>(fn: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(this.unavailable());
+    try {
+      return Promise.resolve(fn());
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** The revision to read at: now for 0/absent, else checked against compaction and the present. */
+  private readRevision(revision: number | undefined): number {
+    if (!revision || revision <= 0) return this.rev;
+    if (revision > this.rev) throw new FutureRevisionError(revision, this.rev);
+    if (revision < this.compacted) throw new CompactedError(revision, this.compacted);
+    return revision;
+  }
+
+  currentRevision(): Promise<number> {
+    return this.read(() => this.rev);
+  }
+
+  compactedRevision(): Promise<number> {
+    return this.read(() => this.compacted);
+  }
+
+  ready(): Promise<void> {
+    return this.read(() => {
+      this.sql.ping.get();
+    });
+  }
+
+  get(key: string, opts: { revision?: number } = {}): Promise<{ kv: KeyValue | undefined; revision: number }> {
+    return this.read(() => {
+      const revision = this.readRevision(opts.revision);
+      if (revision === this.rev) {
+        const row = this.sql.current.get(key) as unknown as KvRow | undefined;
+        return { kv: row && kvOf(row), revision };
+      }
+      const row = this.sql.getAt.get(key, revision) as unknown as [...KvRow, deleted: number] | undefined;
+      return { kv: row && !row[4] ? kvOf(row as unknown as KvRow) : undefined, revision };
+    });
+  }
+
+  range(prefix: string, opts: RangeOptions = {}): Promise<RangeResult> {
+    return this.read(() => {
+      const revision = this.readRevision(opts.revision);
+      const end = endOf(prefix);
+      const start = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
+      const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+      if (start >= end) return { kvs: [], revision, more: false, count: 0 };
+      const now = revision === this.rev;
+      const rows = (
+        now ? this.sql.rangeNow.all(start, end, limit || -1) : this.sql.rangeAt.all(start, end, revision, limit || -1)
+      ) as unknown as KvRow[];
+      const kvs = rows.map(kvOf);
+      let count = kvs.length;
+      if (limit && kvs.length === limit) {
+        const counted = (now ? this.sql.countNow.get(start, end) : this.sql.countAt.get(start, end, revision)) as {
+          n: number;
+        };
+        count = counted.n;
+      }
+      return { kvs, revision, more: count > kvs.length, count };
+    });
+  }
+
+  count(prefix: string): Promise<number> {
+    return this.read(() => (this.sql.countNow.get(prefix, endOf(prefix)) as { n: number }).n);
+  }
+
+  create(key: string, value: string): Promise<KeyValue> {
+    return this.enqueue((done) => ({ kind: 'create', key, value, done }));
+  }
+
+  update(key: string, value: string, expectedModRevision: number): Promise<KeyValue> {
+    return this.enqueue((done) => ({ kind: 'update', key, value, expected: expectedModRevision, done }));
+  }
+
+  delete(key: string, expectedModRevision?: number): Promise<KeyValue> {
+    return this.enqueue((done) => ({ kind: 'delete', key, expected: expectedModRevision, done }));
+  }
+
+  private enqueue(make: (done: Settle) => WriteOp): Promise<KeyValue> {
+    if (this.closed) return Promise.reject(this.unavailable());
+    return new Promise<KeyValue>((resolve, reject) => {
+      this.queue.push(make({ resolve, reject }));
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flushQueue());
+      }
+    });
+  }
+
+  private flushQueue(all = false): void {
+    this.flushScheduled = false;
+    while (this.queue.length > 0) {
+      this.commitBatch(this.queue.splice(0, this.maxBatch));
+      // A long queue is committed in several transactions; let the event loop run between them.
+      if (this.queue.length > 0 && !all) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flushQueue());
+        return;
+      }
+    }
+  }
+
+  /** Applies a batch of writes in one transaction, then settles them and tells the watchers. */
+  private commitBatch(batch: WriteOp[]): void {
+    let rev = this.rev;
+    const results: Array<KeyValue | StorageError> = [];
+    const events: WatchEvent[] = [];
+    try {
+      this.sql.begin.run();
+      for (const op of batch) {
+        const outcome = this.apply(op, rev + 1);
+        if (outcome instanceof StorageError) {
+          results.push(outcome);
+        } else {
+          rev += 1;
+          results.push(outcome.kv);
+          events.push(outcome.event);
+        }
+      }
+      this.sql.commit.run();
+    } catch (err) {
+      // Something other than a failed compare (disk full, I/O error): nothing of the batch happened.
+      try {
+        if (this.db.isTransaction) this.sql.rollback.run();
+      } catch {
+        // The rollback failing leaves nothing more to undo here.
+      }
+      for (const op of batch) op.done.reject(err as Error);
+      return;
+    }
+    this.rev = rev;
+    batch.forEach((op, i) => {
+      const result = results[i];
+      if (result instanceof StorageError) op.done.reject(result);
+      else op.done.resolve(result!);
+    });
+    if (events.length > 0) this.broadcast(events, rev);
+  }
+
+  /** One write inside the open transaction; a failed compare is returned before anything is written. */
+  private apply(op: WriteOp, rev: number): { kv: KeyValue; event: WatchEvent } | StorageError {
+    const row = this.sql.current.get(op.key) as unknown as KvRow | undefined;
+    const current = row && kvOf(row);
+    if (op.kind === 'create') {
+      if (current) return new KeyExistsError(op.key);
+      const last = this.sql.lastId.get(op.key) as { id: number } | undefined;
+      this.sql.insertLog.run(rev, op.key, op.value, 1, 0, rev, last?.id ?? 0);
+      this.sql.insertCurrent.run(op.key, rev);
+      const kv = { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
+      return { kv, event: { type: 'put', kv } };
+    }
+    if (!current) return new KeyNotFoundError(op.key);
+    if (op.expected !== undefined && op.expected !== current.modRevision) {
+      return new ModRevisionMismatchError(op.key, current);
+    }
+    if (op.kind === 'update') {
+      this.sql.insertLog.run(rev, op.key, op.value, 0, 0, current.createRevision, current.modRevision);
+      this.sql.updateCurrent.run(rev, op.key);
+      const kv = { key: op.key, value: op.value, createRevision: current.createRevision, modRevision: rev };
+      return { kv, event: { type: 'put', kv, prevKv: current } };
+    }
+    this.sql.insertLog.run(rev, op.key, current.value, 0, 1, current.createRevision, current.modRevision);
+    this.sql.deleteCurrent.run(op.key);
+    const kv = { ...current, modRevision: rev };
+    return { kv, event: { type: 'delete', kv, prevKv: current } };
+  }
+
+  // ---- watch ----
+
+  watch(prefix: string, afterRevision: number, listener: WatchListener): WatchHandle {
+    const start = Math.max(0, afterRevision);
+    const watcher: Watcher = {
+      prefix,
+      end: endOf(prefix),
+      afterRevision: start,
+      listener,
+      cursor: start,
+      live: false,
+      done: false,
+    };
+    if (this.closed) {
+      watcher.done = true;
+      setImmediate(() => listener.onError(this.unavailable()));
+    } else {
+      // Subscribe first: the replay then reads the log until it reaches the present, and only
+      // then (in the same synchronous step) does the watcher turn live, so nothing falls between.
+      this.watchers.add(watcher);
+      setImmediate(() => this.replayStep(watcher));
+    }
+    return {
+      cancel: () => {
+        watcher.done = true;
+        this.watchers.delete(watcher);
+      },
+    };
+  }
+
+  private replayStep(w: Watcher): void {
+    if (w.done) return;
+    if (w.cursor < this.compacted) {
+      this.endWatch(w, new CompactedError(w.afterRevision, this.compacted));
+      return;
+    }
+    if (w.cursor < this.rev) {
+      const upTo = Math.min(this.rev, w.cursor + REPLAY_CHUNK);
+      let rows: LogRow[];
+      try {
+        rows = this.sql.replay.all(w.cursor, upTo, w.prefix, w.end) as unknown as LogRow[];
+      } catch (err) {
+        this.endWatch(w, err as Error);
+        return;
+      }
+      w.cursor = upTo;
+      if (rows.length > 0 && !this.deliver(w, () => w.listener.onEvents(rows.map(eventOf)))) return;
+      if (w.cursor < this.rev) {
+        setImmediate(() => this.replayStep(w));
+        return;
+      }
+    }
+    w.live = true;
+    this.deliver(w, () => w.listener.onProgress(this.rev));
+  }
+
+  /** Fans a committed batch out to every live watcher, then tells each one it is current. */
+  private broadcast(events: WatchEvent[], rev: number): void {
+    for (const w of this.watchers) {
+      if (!w.live || w.done) continue;
+      const mine = events.filter((e) => e.kv.modRevision > w.cursor && e.kv.key.startsWith(w.prefix));
+      w.cursor = Math.max(w.cursor, rev);
+      if (mine.length > 0 && !this.deliver(w, () => w.listener.onEvents(mine))) continue;
+      this.deliver(w, () => w.listener.onProgress(rev));
+    }
+  }
+
+  /** Calls a listener; a listener that throws ends its own watch (with that error), nobody else's. */
+  private deliver(w: Watcher, call: () => void): boolean {
+    if (w.done) return false;
+    try {
+      call();
+    } catch (err) {
+      this.endWatch(w, err as Error);
+      return false;
+    }
+    return !w.done;
+  }
+
+  private endWatch(w: Watcher, err: Error): void {
+    if (w.done) return;
+    w.done = true;
+    this.watchers.delete(w);
+    try {
+      w.listener.onError(err);
+    } catch {
+      // The watch is over either way.
+    }
+  }
+
+  // ---- compaction ----
+
+  compact(revision: number): Promise<void> {
+    if (this.closed) return Promise.reject(this.unavailable());
+    const run = this.compactions.then(() => this.runCompaction(revision));
+    this.compactions = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Removes, a chunk of revisions per transaction, every row at or below `revision` that a later row at
+   *  or below it supersedes, and every tombstone at or below it. Rows above it are never touched. */
+  private async runCompaction(revision: number): Promise<void> {
+    if (this.closed) throw this.unavailable();
+    if (revision > this.rev) throw new FutureRevisionError(revision, this.rev);
+    if (revision <= this.compacted) throw new CompactedError(revision, this.compacted);
+    // From here on reads below `revision` are refused, before any row goes.
+    this.compacted = revision;
+    let first = true;
+    while (this.compactCursor < revision) {
+      if (this.closed) throw this.unavailable();
+      const upTo = Math.min(revision, this.compactCursor + COMPACT_CHUNK);
+      this.sql.begin.run();
+      try {
+        if (first) this.sql.metaSet.run(revision, 'compacted');
+        const rows = this.sql.compactScan.all(this.compactCursor, upTo) as unknown as Array<{
+          id: number;
+          deleted: number;
+          prev_revision: number;
+        }>;
+        for (const row of rows) {
+          // A row's predecessor is superseded by it; a tombstone is needed by nobody at or after `revision`.
+          if (row.prev_revision > 0) this.sql.deleteLog.run(row.prev_revision);
+          if (row.deleted) this.sql.deleteLog.run(row.id);
+        }
+        this.sql.metaSet.run(upTo, 'compact_cursor');
+        this.sql.commit.run();
+      } catch (err) {
+        if (this.db.isTransaction) this.sql.rollback.run();
+        throw err;
+      }
+      first = false;
+      this.compactCursor = upTo;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (first) this.sql.metaSet.run(revision, 'compacted');
+  }
+
+  // ---- lifecycle ----
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    // Writes already accepted are committed before the file is closed.
+    this.flushQueue(true);
+    this.closed = true;
+    for (const w of [...this.watchers]) this.endWatch(w, this.unavailable());
+    await this.compactions;
+    this.db.close();
+  }
+}
