@@ -1,0 +1,109 @@
+// The run's output: a table on stdout, the ratios beside their targets, the JSON file and the markdown
+// table for bench/RESULTS.md.
+import type { Figure, FigureSet, Ratios } from './figures.ts';
+import { SYSTEMS, TARGETS, W, verdict } from './figures.ts';
+import type { MachineInfo } from './machine.ts';
+
+export interface RunReport {
+  mode: 'full' | 'quick';
+  startedAt: string;
+  durationS: number;
+  machine: MachineInfo;
+  figures: Array<Omit<Figure, 'runs'> & { runs: number[] }>;
+  ratios: Ratios;
+  targets: Array<{ key: string; target: string; value: number | null; verdict: string }>;
+  notes: string[];
+}
+
+export function fmt(value: number | null, unit = ''): string {
+  if (value === null || Number.isNaN(value)) return '-';
+  const abs = Math.abs(value);
+  const digits = unit === 'req/s' || unit === 'ops/s' || unit === 'events/s' || abs >= 1000 ? 0 : abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+function pad(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i >= 3 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
+export function figureTable(figures: FigureSet): string {
+  const rows = [['system', 'workload', 'c', 'median', 'min', 'max', 'unit', 'note']];
+  for (const f of figures.figures) {
+    rows.push([f.system, f.workload, f.concurrency === null ? '' : String(f.concurrency), fmt(f.median, f.unit), fmt(f.min, f.unit), fmt(f.max, f.unit), f.unit, f.note ?? '']);
+  }
+  return pad(rows);
+}
+
+export function targetRows(ratios: Ratios): Array<{ key: string; target: string; value: number | null; verdict: string }> {
+  return TARGETS.map((t) => ({ key: t.key, target: `${t.op} ${t.value}`, value: ratios[t.key], verdict: verdict(t, ratios[t.key]) }));
+}
+
+export function ratioTable(ratios: Ratios): string {
+  const rows = [['ratio', 'value', 'target', 'verdict', 'meaning']];
+  for (const t of TARGETS) rows.push([t.key, fmt(ratios[t.key]), `${t.op} ${t.value.toLocaleString('en-US')}`, verdict(t, ratios[t.key]), t.text]);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
+// ---- markdown for bench/RESULTS.md ----
+
+function cell(f: Figure | undefined): string {
+  if (!f) return '-';
+  return `${fmt(f.median, f.unit)} (${fmt(f.min, f.unit)}–${fmt(f.max, f.unit)})`;
+}
+
+interface Row { label: string; c: number | null; unit: string; capstan: string; capstanWorkload?: string; floor?: string; etcd?: string; etcdC?: number | null; target?: string }
+
+const ROWS: Row[] = [
+  { label: 'create', c: 1, unit: 'req/s', capstan: W.create, floor: W.create, etcd: W.put },
+  { label: 'create', c: 10, unit: 'req/s', capstan: W.create, floor: W.create, etcd: W.put },
+  { label: 'create', c: 50, unit: 'req/s', capstan: W.create, floor: W.create, etcd: W.put, target: 'create_vs_etcd_put' },
+  { label: 'get (random of 10,000)', c: 50, unit: 'req/s', capstan: W.get, floor: W.get, etcd: W.etcdGet, target: 'get_vs_etcd_get' },
+  { label: 'update (PUT with resourceVersion)', c: 50, unit: 'req/s', capstan: W.update, floor: W.update, etcd: W.put, target: 'update_vs_etcd_put' },
+  { label: 'merge patch', c: 50, unit: 'req/s', capstan: W.patch, floor: W.patch, etcd: W.put },
+  { label: 'create, HTTP/2 (5 conn x 10 streams)', c: 50, unit: 'req/s', capstan: W.createH2, floor: W.createH2, etcd: W.put },
+  { label: 'get, HTTP/2 (5 conn x 10 streams)', c: 50, unit: 'req/s', capstan: W.getH2, floor: W.getH2, etcd: W.etcdGet },
+  { label: 'list 1,000 (full JSON)', c: null, unit: 'ms', capstan: W.list1k },
+  { label: 'list 10,000 (full JSON)', c: null, unit: 'ms', capstan: W.list10k, etcd: W.range10k, target: 'list10k_time_vs_etcd_range' },
+  { label: 'list 10,000 paged, limit=500 (total)', c: null, unit: 'ms', capstan: W.list10kPaged, etcd: W.range10k },
+  { label: 'watch fan-out, 1,000 watchers, 1,000 writes/s: events delivered', c: null, unit: 'events/s', capstan: W.fanoutRate, etcd: W.etcdWatch, etcdC: 50, target: 'fanout_events_per_s' },
+  { label: 'watch fan-out: p50 delivery latency', c: null, unit: 'ms', capstan: W.fanoutP50 },
+  { label: 'watch fan-out: p99 delivery latency', c: null, unit: 'ms', capstan: W.fanoutP99, target: 'fanout_p99_ms' },
+  { label: 'ready, empty (spawn to /readyz 200)', c: null, unit: 'ms', capstan: W.readyEmpty, etcd: W.readyEmpty, target: 'ready_ms_empty' },
+  { label: 'ready, with stored objects', c: null, unit: 'ms', capstan: W.readyStored, target: 'ready_ms_100k' },
+  { label: 'startServer() to first answered request', c: null, unit: 'ms', capstan: W.startServer, target: 'start_server_ms' },
+  { label: 'RSS idle', c: null, unit: 'MB', capstan: W.idleRss, etcd: W.idleRss, target: 'idle_rss_mb' },
+  { label: 'RSS with stored objects', c: null, unit: 'MB', capstan: W.storedRss },
+  { label: 'JSON size of the stored objects', c: null, unit: 'MB', capstan: W.storedJson },
+  { label: '(RSS stored - RSS idle) / JSON size', c: null, unit: 'x', capstan: W.rssPerJson, target: 'rss_100k_vs_json_size' },
+];
+
+export function markdown(report: RunReport, figures: FigureSet): string {
+  const m = report.machine;
+  const targets = new Map(report.targets.map((t) => [t.key, t]));
+  const find = (system: string, workload: string | undefined, c: number | null) => (workload ? figures.find(system, workload, c) : undefined);
+  const lines: string[] = [];
+  lines.push(`Run: \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`, ${report.startedAt}, ${Math.round(report.durationS)} s.`);
+  lines.push(`Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}; etcd ${m.etcd ?? '-'}; Capstan commit ${m.capstanCommit ?? '-'}.`);
+  lines.push('Each cell: median (min–max) of the runs. Every system ran as its own process, driven from a separate load-generating process over loopback keep-alive HTTPS (etcd: the etcd3 gRPC client); nothing was pinned to a core.');
+  lines.push('');
+  lines.push(`| workload | c | unit | ${SYSTEMS.capstan} | ${SYSTEMS.capstanEtcd} | ${SYSTEMS.floor} | ${SYSTEMS.etcd} | ratio | target | |`);
+  lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of ROWS) {
+    const cap = find(SYSTEMS.capstan, r.capstan, r.c);
+    const capEtcd = find(SYSTEMS.capstanEtcd, r.capstan, r.c);
+    const floor = find(SYSTEMS.floor, r.floor, r.c);
+    const etcd = find(SYSTEMS.etcd, r.etcd, r.etcdC !== undefined ? r.etcdC : r.c);
+    if (!cap && !capEtcd && !floor && !etcd) continue;
+    const t = r.target ? targets.get(r.target) : undefined;
+    const label = r.label + (cap?.note ? ` (${cap.note})` : '');
+    lines.push(`| ${label} | ${r.c ?? ''} | ${r.unit} | ${cell(cap)} | ${cell(capEtcd)} | ${cell(floor)} | ${cell(etcd)} | ${t ? `${t.key} = ${fmt(t.value)}` : ''} | ${t ? t.target : ''} | ${t ? t.verdict : ''} |`);
+  }
+  if (report.notes.length > 0) {
+    lines.push('');
+    lines.push('Notes from the run:');
+    for (const n of report.notes) lines.push(`- ${n}`);
+  }
+  return lines.join('\n') + '\n';
+}
