@@ -105,8 +105,13 @@ export interface KindDefinition {
   /** Fields usable in field selectors besides metadata.name and metadata.namespace. */
   fieldSelectors?: Record<string, (obj: ApiObject) => string>;
   tableColumns?: TableColumn[];
-  /** Runs instead of the usual read on the main resource (Secret drops stringData here). */
+  /** Strips what is never stored nor returned (Secret's write-only stringData), before every write. */
   decorate?(obj: ApiObject): void;
+  /** Keeps a deleted object (marked with deletionTimestamp) while this says so, beside metadata.finalizers
+   *  (a Namespace waits for its spec.finalizers). */
+  deletionBlocked?(obj: ApiObject): boolean;
+  /** Runs when a delete marks the object instead of removing it (a Namespace turns Terminating). */
+  prepareForDelete?(obj: ApiObject): void;
 }
 
 export function listKindOf(def: KindDefinition): string {

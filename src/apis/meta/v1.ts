@@ -79,7 +79,8 @@ export const Condition = S.object({
   message: S.string({ proto: 6 }),
 }, { required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'], ref: 'meta.v1.Condition' });
 
-export type ObjectMetaT = Static<typeof ObjectMeta>;
+/** Every metadata field is optional on the wire. */
+export type ObjectMetaT = Partial<Static<typeof ObjectMeta>>;
 export type OwnerReferenceT = Static<typeof OwnerReference>;
 export type LabelSelectorT = Static<typeof LabelSelector>;
 export type ManagedFieldsEntryT = Static<typeof ManagedFieldsEntry>;

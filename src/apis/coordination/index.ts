@@ -1,0 +1,4 @@
+import type { KindDefinition } from '../kind.ts';
+import { leaseKind } from './lease.ts';
+
+export const kinds: KindDefinition[] = [leaseKind];

@@ -1,0 +1,8 @@
+// Every served group's kinds, in the order discovery lists them.
+import type { KindDefinition } from './kind.ts';
+import { kinds as core } from './core/index.ts';
+import { kinds as coordination } from './coordination/index.ts';
+
+export function allKinds(): KindDefinition[] {
+  return [...core, ...coordination];
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `capstan serve`: starts the API server on the embedded store (or etcd) and stops cleanly on a signal.
+import { startServer } from './server/server.ts';
+import { parseServeArgs, serveUsage } from './config/serve-args.ts';
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== 'serve') {
+    process.stderr.write(`usage: capstan serve [flags]\n\n${serveUsage()}`);
+    return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
+  }
+  let opts;
+  try {
+    opts = parseServeArgs(rest);
+  } catch (err) {
+    process.stderr.write(`Error: ${(err as Error).message}\n`);
+    return 2;
+  }
+  if (opts === 'help') { process.stdout.write(serveUsage()); return 0; }
+  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  const server = await startServer({ ...opts, log });
+  process.stdout.write(`Capstan is serving ${server.url}; admin kubeconfig written to ${server.kubeconfigPath} — try: kubectl --kubeconfig ${server.kubeconfigPath} get ns\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      log(`received ${signal}, shutting down`);
+      server.stop().then(resolve, (err) => { log(`shutdown failed: ${(err as Error).message}`); resolve(); });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
+  process.stderr.write(`Error: ${(err as Error)?.stack ?? err}\n`);
+  process.exitCode = 1;
+});

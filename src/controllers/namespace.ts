@@ -1,0 +1,74 @@
+// The namespace controller: when a namespace is terminating, delete everything in it, then release the
+// namespace's `kubernetes` finalizer so the namespace itself goes away.
+import type { Storage } from '../storage/interface.ts';
+import type { ResourceStore } from '../registry/store.ts';
+import type { RequestContext } from '../apis/kind.ts';
+import type { ApiObject } from '../apis/meta/v1.ts';
+import { StatusError } from '../machinery/status.ts';
+
+export interface NamespaceControllerDeps {
+  namespaces: ResourceStore;
+  stores: ResourceStore[];
+  storage: Storage;
+  log(line: string): void;
+}
+
+const RESYNC_MS = 1000;
+
+export function startNamespaceController(deps: NamespaceControllerDeps): { stop(): void } {
+  const ctx: RequestContext = { user: { username: 'system:serviceaccount:kube-system:namespace-controller', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+  const pending = new Set<string>();
+  let running = false;
+  let stopped = false;
+
+  const reconcile = async (name: string) => {
+    const ns = deps.namespaces.current('', name);
+    if (!ns || !ns.object.metadata?.deletionTimestamp) return;
+    let remaining = 0;
+    for (const store of deps.stores) {
+      if (!store.def.namespaced) continue;
+      for (const item of store.cache.list(store.listPrefix(name))) {
+        remaining++;
+        if (item.object.metadata?.deletionTimestamp) continue;
+        try {
+          await store.delete(name, item.name, { ctx, dryRun: false, propagationPolicy: 'Background' });
+        } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) throw err;
+        }
+      }
+    }
+    if (remaining > 0) { pending.add(name); return; }
+    await deps.namespaces.update('', (current) => {
+      if (!current) throw new StatusError(404, 'NotFound', 'gone');
+      const next = current as ApiObject & { spec?: { finalizers?: string[] } };
+      next.spec = { ...(next.spec ?? {}), finalizers: (next.spec?.finalizers ?? []).filter((f) => f !== 'kubernetes') };
+      return next;
+    }, { ctx, dryRun: false, subresource: 'finalize', allowCreate: false, name });
+  };
+
+  const drain = async () => {
+    if (running || stopped) return;
+    running = true;
+    try {
+      while (pending.size && !stopped) {
+        const [name] = pending;
+        pending.delete(name);
+        try { await reconcile(name); } catch (err) {
+          if (!(err instanceof StatusError && err.code === 404)) { deps.log(`namespace controller: ${name}: ${(err as Error).message}`); pending.add(name); break; }
+        }
+      }
+    } finally { running = false; }
+  };
+
+  const unwatch = deps.namespaces.cache.watch(deps.namespaces.cache.revision, {
+    onEvent(e) { if (!e.deleted && e.current.object.metadata?.deletionTimestamp) { pending.add(e.current.name); void drain(); } },
+    onClose() {},
+  });
+  for (const ns of deps.namespaces.cache.list()) if (ns.object.metadata?.deletionTimestamp) pending.add(ns.name);
+  const timer = setInterval(() => {
+    for (const ns of deps.namespaces.cache.list()) if (ns.object.metadata?.deletionTimestamp) pending.add(ns.name);
+    void drain();
+  }, RESYNC_MS);
+  void drain();
+  return { stop() { stopped = true; clearInterval(timer); unwatch(); } };
+}

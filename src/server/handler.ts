@@ -1,0 +1,136 @@
+// The request pipeline: panic recovery -> request info -> authentication -> audit -> impersonation ->
+// priority and fairness -> authorization -> timeout -> handlers (discovery, openapi, health, version,
+// resources). Later issues fill the audit, impersonation, fairness and authorization stages in place.
+import type { TLSSocket } from 'node:tls';
+import { createHash } from 'node:crypto';
+import type { Storage } from '../storage/interface.ts';
+import type { UserInfo } from '../apis/kind.ts';
+import * as status from '../machinery/status.ts';
+import type { AdmissionChain } from '../admission/chain.ts';
+import type { ApiSurface } from './apis.ts';
+import { parseRequestInfo, type RequestInfo } from './requestinfo.ts';
+import { negotiate, type Representation } from './negotiate.ts';
+import { send, sendError, sendObject, type Request, type Response } from './respond.ts';
+import { handleResource } from './handlers/resources.ts';
+import { coreVersions, apiGroupList, apiGroup, apiResourceList, aggregatedDiscovery } from './discovery.ts';
+import { serveOpenApi } from './handlers/openapi.ts';
+import { VERSION_INFO } from './version.ts';
+
+export interface HandlerDeps {
+  surface: ApiSurface;
+  storage: Storage;
+  admission: AdmissionChain;
+  watchRegistry: Set<() => void>;
+  authenticate(socket: TLSSocket, authorization: string | undefined): UserInfo | undefined;
+  log(line: string): void;
+  readyChecks: Record<string, () => Promise<void>>;
+}
+
+/** Non-resource paths anyone may read, as Kubernetes' system:public-info-viewer allows. */
+const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
+
+export function buildHandler(deps: HandlerDeps) {
+  const discoveryCache = new Map<string, { body: string; etag: string }>();
+  return (req: Request, res: Response): void => {
+    handle(deps, discoveryCache, req, res).catch((err) => {
+      // Panic recovery: anything unexpected is a 500 Status, and the process lives on.
+      if (!(err instanceof status.StatusError)) deps.log(`request ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}`);
+      try { sendError(res, err); } catch { res.destroy?.(); }
+    });
+  };
+}
+
+async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response): Promise<void> {
+  const url = new URL(req.url ?? '/', 'https://localhost');
+  const path = url.pathname;
+  const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+
+  // Authentication.
+  const user = deps.authenticate(req.socket as TLSSocket, req.headers.authorization as string | undefined);
+  if (!user) {
+    if (!(PUBLIC_PATHS.has(path) || path.startsWith('/livez/') || path.startsWith('/readyz/') || path.startsWith('/healthz/')) || req.headers.authorization) {
+      throw status.unauthorized();
+    }
+  }
+  // Audit, impersonation, priority and fairness, and authorization stages go here, in this order.
+
+  if (info.isResourceRequest) {
+    if (!user) throw status.unauthorized();
+    return handleResource(deps, req, res, info, url.searchParams, user);
+  }
+  return handleNonResource(deps, discoveryCache, req, res, info, url);
+}
+
+async function handleNonResource(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response, info: RequestInfo, url: URL): Promise<void> {
+  const path = info.path.replace(/\/+$/, '') || '/';
+  const method = req.method ?? 'GET';
+  if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\/[a-z-]+$/.test(path)) {
+    if (method !== 'GET' && method !== 'HEAD') throw status.methodNotAllowed(method, { group: '', resource: path });
+    return health(deps, res, path, url.searchParams.has('verbose'));
+  }
+  if (method !== 'GET' && method !== 'HEAD') throw status.pathNotFound();
+  if (path === '/version') return sendObject(res, 200, { mediaType: 'application/json' }, VERSION_INFO);
+  if (path.startsWith('/openapi/')) return serveOpenApi(deps.surface, req, res, path, url);
+  const served = deps.surface.served;
+  if (path === '/api' || path === '/apis') {
+    const rep = negotiate(req.headers.accept, ['', 'APIGroupDiscoveryList']);
+    if (rep.as === 'APIGroupDiscoveryList') return sendDiscovery(discoveryCache, req, res, rep, path, () => aggregatedDiscovery(served, path === '/api' ? 'api' : 'apis', rep.group, rep.version as 'v2' | 'v2beta1'));
+    const address = `${(req.socket as TLSSocket).localAddress}:${(req.socket as TLSSocket).localPort}`;
+    return sendObject(res, 200, rep, path === '/api' ? coreVersions(address) : apiGroupList(served));
+  }
+  const rep = negotiate(req.headers.accept);
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts.length === 2) {
+    const list = apiResourceList(served, '', parts[1]);
+    if (list) return sendObject(res, 200, rep, list);
+  }
+  if (parts[0] === 'apis' && parts.length === 2) {
+    const group = apiGroup(served, parts[1]);
+    if (group) return sendObject(res, 200, rep, group);
+  }
+  if (parts[0] === 'apis' && parts.length === 3) {
+    const list = apiResourceList(served, parts[1], parts[2]);
+    if (list) return sendObject(res, 200, rep, list);
+  }
+  throw status.pathNotFound();
+}
+
+/** Aggregated discovery with an ETag, answered 304 when the client has it already. */
+function sendDiscovery(cache: Map<string, { body: string; etag: string }>, req: Request, res: Response, rep: Representation, path: string, build: () => unknown): void {
+  const cacheKey = `${path}|${rep.group}|${rep.version}|${rep.mediaType}`;
+  let entry = cache.get(cacheKey);
+  if (!entry) {
+    const body = JSON.stringify(build());
+    entry = { body, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+    cache.set(cacheKey, entry);
+  }
+  const contentType = `application/json;g=${rep.group};v=${rep.version};as=APIGroupDiscoveryList`;
+  const headers = { etag: entry.etag, vary: 'Accept', 'cache-control': 'public' };
+  if (req.headers['if-none-match'] === entry.etag) {
+    (res as import('node:http').ServerResponse).writeHead(304, headers);
+    res.end();
+    return;
+  }
+  send(res, 200, contentType, entry.body, headers);
+}
+
+async function health(deps: HandlerDeps, res: Response, path: string, verbose: boolean): Promise<void> {
+  const [endpoint, only] = path.slice(1).split('/');
+  const checks: Record<string, () => Promise<void>> = { ping: async () => {}, log: async () => {} };
+  if (endpoint !== 'livez') Object.assign(checks, deps.readyChecks);
+  const names = only ? [only] : Object.keys(checks);
+  if (only && !checks[only]) throw status.pathNotFound();
+  const lines: string[] = [];
+  let ok = true;
+  for (const name of names) {
+    try {
+      await checks[name]();
+      lines.push(`[+]${name} ok`);
+    } catch {
+      ok = false;
+      lines.push(`[-]${name} failed: reason withheld`);
+    }
+  }
+  const body = verbose || !ok ? `${lines.join('\n')}\n${endpoint} check ${ok ? 'passed' : 'failed'}\n` : 'ok';
+  send(res, ok ? 200 : 500, 'text/plain; charset=utf-8', body, { 'x-content-type-options': 'nosniff' });
+}

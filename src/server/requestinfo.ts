@@ -1,0 +1,72 @@
+// Parses a request's path and method once into what every later layer reads (Kubernetes' RequestInfo).
+
+export interface RequestInfo {
+  isResourceRequest: boolean;
+  path: string;
+  /** API verb: get, list, watch, create, update, patch, delete, deletecollection; for non-resource requests the lower-case method. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  /** Path segments after the sub-resource (not interpreted). */
+  parts: string[];
+}
+
+const methodVerbs: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
+
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+  const info: RequestInfo = {
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
+    namespace: '', resource: '', subresource: '', name: '', parts: [],
+  };
+  let cur = path.replace(/^\/+|\/+$/g, '').split('/').map(safeDecode);
+  if (cur[0] !== 'api' && cur[0] !== 'apis') return info;
+  info.apiPrefix = cur[0];
+  cur = cur.slice(1);
+  if (info.apiPrefix === 'apis') {
+    if (cur.length < 3) return info; // /apis, /apis/{g}, /apis/{g}/{v} are discovery
+    info.apiGroup = cur[0];
+    cur = cur.slice(1);
+  } else if (cur.length < 2) {
+    return info; // /api, /api/v1
+  }
+  info.apiVersion = cur[0];
+  cur = cur.slice(1);
+  info.isResourceRequest = true;
+  info.verb = methodVerbs[method] ?? method.toLowerCase();
+
+  // Deprecated verb prefixes: /watch/... and /proxy/...
+  if ((cur[0] === 'watch' || cur[0] === 'proxy') && cur.length > 1) {
+    info.verb = cur[0];
+    cur = cur.slice(1);
+  }
+  if (cur[0] === 'namespaces' && cur.length > 1) {
+    info.namespace = cur[1];
+    // /namespaces/{ns}/{resource}/... addresses namespaced resources; /namespaces/{name}[/status|/finalize]
+    // addresses the Namespace itself.
+    if (cur.length > 2 && cur[2] !== 'status' && cur[2] !== 'finalize') cur = cur.slice(2);
+  }
+  info.resource = cur[0] ?? '';
+  info.name = cur[1] ?? '';
+  info.subresource = cur[2] ?? '';
+  info.parts = cur.slice(3);
+  if (info.resource === 'namespaces' && info.name) info.namespace = info.name;
+
+  if (!info.name && info.verb === 'get') {
+    const w = query.get('watch');
+    info.verb = w === '1' || w === 'true' ? 'watch' : 'list';
+  } else if (info.name && info.verb === 'get') {
+    const w = query.get('watch');
+    if (w === '1' || w === 'true') info.verb = 'watch';
+  }
+  if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
+  return info;
+}
+
+function safeDecode(s: string): string {
+  try { return decodeURIComponent(s); } catch { return s; }
+}

@@ -1,0 +1,143 @@
+// Assembles and runs the API server: PKI, storage, registry, controllers and the HTTPS listener.
+import http2 from 'node:http2';
+import type { TLSSocket } from 'node:tls';
+import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensurePki, buildKubeconfig, serverUrl, writeKubeconfig, pkiDir } from '../pki/index.ts';
+import type { Storage } from '../storage/interface.ts';
+import { SqliteStorage } from '../storage/sqlite.ts';
+import { startCompactor, type Compactor } from '../storage/compactor.ts';
+import { ResourceStore } from '../registry/store.ts';
+import { allKinds } from '../apis/index.ts';
+import type { KindDefinition, UserInfo } from '../apis/kind.ts';
+import { ApiSurface, isServed } from './apis.ts';
+import { AdmissionChain } from '../admission/chain.ts';
+import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
+import { buildHandler } from './handler.ts';
+import { startNamespaceController } from '../controllers/namespace.ts';
+import { StatusError } from '../machinery/status.ts';
+
+export interface ServerOptions {
+  /** Where the database, PKI and kubeconfig live (default `./.capstan`). */
+  dataDir?: string;
+  /** Keep the store in memory (PKI and kubeconfig go to a temporary folder removed on stop). */
+  inMemory?: boolean;
+  bindAddress?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  clientCaFile?: string;
+  watchHistoryRetentionMs?: number;
+  runtimeConfig?: Record<string, string>;
+  /** A storage backend to use instead of the embedded SQLite store (the etcd backend). */
+  storage?: Storage;
+  /** Where log lines go; silent by default when embedded. */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  kubeconfig: string;
+  kubeconfigPath: string;
+  caCertPem: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
+  const log = opts.log ?? (() => {});
+  const temporary = opts.inMemory && !opts.dataDir;
+  const dataDir = temporary ? await mkdtemp(join(tmpdir(), 'capstan-')) : resolve(opts.dataDir ?? '.capstan');
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const bindAddress = opts.bindAddress ?? '127.0.0.1';
+  const pki = await ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
+  const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
+  const servingKey = opts.tlsPrivateKeyFile ? await readFile(opts.tlsPrivateKeyFile, 'utf8') : pki.servingKeyPem;
+  const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : pki.caCertPem;
+
+  const storage = opts.storage ?? SqliteStorage.open(opts.inMemory ? ':memory:' : join(dataDir, 'capstan.db'));
+  const retentionMs = opts.watchHistoryRetentionMs ?? 5 * 60_000;
+  const compactor: Compactor = startCompactor(storage, { retentionMs, onError: (e) => log(`compaction failed: ${e.message}`) });
+
+  const kinds: KindDefinition[] = allKinds();
+  const stores = new Map<KindDefinition, ResourceStore>();
+  for (const def of kinds) stores.set(def, new ResourceStore(def, storage));
+  await Promise.all([...stores.values()].map((s) => s.cache.start()));
+  const surface = new ApiSurface();
+  for (const def of kinds) {
+    for (const version of def.versions) {
+      if (isServed(def, version, opts.runtimeConfig ?? {})) surface.add({ def, version, store: stores.get(def)! });
+    }
+  }
+  const storeFor = (group: string, plural: string) => [...stores.values()].find((s) => s.def.group === group && s.def.plural === plural)!;
+  const namespaces = storeFor('', 'namespaces');
+  await ensureNamespaces(namespaces);
+
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces)]);
+  const watchRegistry = new Set<() => void>();
+  const controllers = [startNamespaceController({ namespaces, stores: [...stores.values()], storage, log })];
+
+  const handler = buildHandler({ surface, storage, admission, watchRegistry, authenticate, log, readyChecks: { storage: () => storage.ready() } });
+  const server = http2.createSecureServer({
+    cert: servingCert, key: servingKey, ca: clientCa, allowHTTP1: true, requestCert: true, rejectUnauthorized: false,
+  }, handler);
+  const port = await new Promise<number>((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, bindAddress, () => {
+      server.off('error', reject);
+      resolvePort((server.address() as { port: number }).port);
+    });
+  });
+  const url = serverUrl(bindAddress, port);
+  const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
+  const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
+  await writeKubeconfig(kubeconfigPath, kubeconfig);
+
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => stopping ??= (async () => {
+    for (const end of [...watchRegistry]) end();
+    await new Promise<void>((r) => {
+      server.close(() => r());
+      for (const s of sessions) s.close();
+    });
+    for (const c of controllers) c.stop();
+    compactor.stop();
+    for (const s of stores.values()) s.cache.stop();
+    await storage.close();
+    if (temporary) await rm(dataDir, { recursive: true, force: true });
+  })();
+
+  return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, stop };
+}
+
+/** Until token authentication lands: a client certificate signed by the client CA is the only credential. */
+function authenticate(socket: TLSSocket, authorization: string | undefined): UserInfo | undefined {
+  if (authorization) return undefined;
+  if (!socket.authorized) return undefined;
+  const cert = socket.getPeerCertificate();
+  if (!cert || !cert.subject) return undefined;
+  const cn = cert.subject.CN;
+  const o = cert.subject.O;
+  const username = Array.isArray(cn) ? cn[0] : cn;
+  if (!username) return undefined;
+  const groups = o === undefined ? [] : Array.isArray(o) ? [...o] : [o];
+  return { username, groups: [...groups, 'system:authenticated'] };
+}
+
+async function ensureNamespaces(namespaces: ResourceStore): Promise<void> {
+  const ctx = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+  for (const name of SYSTEM_NAMESPACES) {
+    if (namespaces.current('', name)) continue;
+    try {
+      await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ctx, dryRun: false });
+    } catch (err) {
+      if (!(err instanceof StatusError && err.code === 409)) throw err;
+    }
+  }
+}

@@ -1,0 +1,63 @@
+// Starts a real Capstan for an end-to-end test and drives it with real clients.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { connect, type ClientHttp2Session } from 'node:http2';
+import { request as httpsRequest } from 'node:https';
+import YAML from 'yaml';
+import { startServer, type RunningServer, type ServerOptions } from '../../src/index.ts';
+
+const run = promisify(execFile);
+
+export interface TestServer extends RunningServer {
+  kubectl(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }>;
+  /** A raw HTTPS/1.1 request with the admin client certificate (or none with `anonymous`). */
+  request(method: string, path: string, opts?: { body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string; json(): any }>;
+  credentials: { ca: string; cert: string; key: string };
+}
+
+export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
+  const server = await startServer({ inMemory: true, port: 0, ...opts });
+  const config = YAML.parse(server.kubeconfig);
+  const b64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
+  const credentials = {
+    ca: b64(config.clusters[0].cluster['certificate-authority-data']),
+    cert: b64(config.users[0].user['client-certificate-data']),
+    key: b64(config.users[0].user['client-key-data']),
+  };
+  const kubectl = async (args: string[], input?: string) => {
+    const child = run('kubectl', ['--kubeconfig', server.kubeconfigPath, '--cache-dir', `${server.dataDir}/kubectl-cache`, ...args], { env: { ...process.env, HOME: server.dataDir }, timeout: 60_000 });
+    if (input !== undefined) { child.child.stdin!.write(input); child.child.stdin!.end(); }
+    try {
+      const { stdout, stderr } = await child;
+      return { stdout, stderr, code: 0 };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; code?: number };
+      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
+    }
+  };
+  const request: TestServer['request'] = (method, path, o = {}) => new Promise((resolve, reject) => {
+    const url = new URL(path, server.url);
+    const req = httpsRequest({
+      host: url.hostname, port: url.port, path: url.pathname + url.search, method,
+      ca: credentials.ca, ...(o.anonymous ? {} : { cert: credentials.cert, key: credentials.key }),
+      headers: { ...(o.body ? { 'content-type': 'application/json' } : {}), ...o.headers },
+      agent: false,
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body, json: () => JSON.parse(body) });
+      });
+    });
+    req.on('error', reject);
+    if (o.body) req.write(o.body);
+    req.end();
+  });
+  return { ...server, kubectl, request, credentials };
+}
+
+/** An HTTP/2 session with the admin certificate, for streaming (watch) tests. */
+export function http2Session(server: TestServer): ClientHttp2Session {
+  return connect(server.url, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key });
+}
