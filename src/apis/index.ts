@@ -1,4 +1,4 @@
-// Every served group's kinds, in the order discovery lists them.
+// Every served group's kinds, in the order discovery lists them. A new group adds one line here.
 import type { KindDefinition } from './kind.ts';
 import { kinds as core } from './core/index.ts';
 import { kinds as coordination } from './coordination/index.ts';

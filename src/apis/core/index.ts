@@ -1,8 +1,9 @@
+// The core group (`/api/v1`): its kinds in discovery order.
 import type { KindDefinition } from '../kind.ts';
 import { namespaceKind } from './namespace.ts';
+import { nodeKind } from './node.ts';
 import { configMapKind } from './configmap.ts';
 import { secretKind } from './secret.ts';
 import { serviceAccountKind } from './serviceaccount.ts';
-import { nodeKind } from './node.ts';
 
-export const kinds: KindDefinition[] = [namespaceKind, configMapKind, secretKind, serviceAccountKind, nodeKind];
+export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind];

@@ -2,63 +2,20 @@
 // total, and the `immutable` lock on their data.
 import { type FieldError, invalid, forbidden, key as keyPath } from '../../machinery/field-errors.ts';
 import { isConfigMapKey, byteLength } from '../../machinery/validation/strings.ts';
+import { base64ErrorOffset, base64ErrorText } from '../../machinery/schema/go-base64.ts';
 
 /** MaxSecretSize: the total bytes of a Secret's data, and of a ConfigMap's data and binaryData. */
 export const MAX_SECRET_SIZE = 1024 * 1024;
 
 export const IMMUTABLE_DETAIL = 'field is immutable when `immutable` is set';
 
-const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const decodeMap = new Int16Array(256).fill(-1);
-for (let i = 0; i < alphabet.length; i++) decodeMap[alphabet.charCodeAt(i)] = i;
-
-const isNewline = (c: number) => c === 0x0a || c === 0x0d;
-
 export type Base64Result = { bytes: Uint8Array } | { error: string };
 
-/**
- * Decodes standard padded base64 the way Go's encoding/base64 StdEncoding does (CR and LF are skipped),
- * reporting `illegal base64 data at input byte N` at the same offset Go reports.
- */
+/** Decodes a `[]byte` value as Go does (padded standard base64, CR and LF skipped), with Go's error text. */
 export function decodeBase64(text: string): Base64Result {
-  const src = new TextEncoder().encode(text);
-  const out: number[] = [];
-  const corrupt = (at: number): Base64Result => ({ error: `illegal base64 data at input byte ${at}` });
-  let si = 0;
-  for (;;) {
-    const buf = [0, 0, 0, 0];
-    let dlen = 4;
-    let trailing = -1;
-    let j = 0;
-    for (; j < 4; j++) {
-      if (si === src.length) {
-        if (j === 0) return { bytes: Uint8Array.from(out) };
-        return corrupt(si - j);
-      }
-      const c = src[si++];
-      const v = decodeMap[c];
-      if (v >= 0) { buf[j] = v; continue; }
-      if (isNewline(c)) { j--; continue; }
-      if (c !== 0x3d) return corrupt(si - 1);
-      // Padding: only after two or three symbols, and "==" after two.
-      if (j < 2) return corrupt(si - 1);
-      if (j === 2) {
-        while (si < src.length && isNewline(src[si])) si++;
-        if (si === src.length) return corrupt(src.length);
-        if (src[si] !== 0x3d) return corrupt(si - 1);
-        si++;
-      }
-      while (si < src.length && isNewline(src[si])) si++;
-      if (si < src.length) trailing = si;
-      dlen = j;
-      break;
-    }
-    const val = (buf[0] << 18) | (buf[1] << 12) | (buf[2] << 6) | buf[3];
-    const bytes = [(val >> 16) & 0xff, (val >> 8) & 0xff, val & 0xff];
-    out.push(...bytes.slice(0, dlen - 1));
-    if (trailing >= 0) return corrupt(trailing);
-    if (dlen < 4) return { bytes: Uint8Array.from(out) };
-  }
+  const offset = base64ErrorOffset(text);
+  if (offset !== -1) return { error: base64ErrorText(offset) };
+  return { bytes: new Uint8Array(Buffer.from(text, 'base64')) };
 }
 
 /** Canonical base64 of bytes (what Kubernetes returns for []byte fields). */
@@ -104,7 +61,7 @@ export function canonicalizeBinaryMap(data: Record<string, string> | undefined):
   }
 }
 
-/** Equal maps; an absent map equals an empty one. `decode` compares values by meaning (base64 bytes). */
+/** Equal maps; an absent map equals an empty one. With `binary`, values compare as decoded bytes. */
 export function sameMap(a: Record<string, string> | undefined, b: Record<string, string> | undefined, binary: boolean): boolean {
   const ak = Object.keys(a ?? {}), bk = Object.keys(b ?? {});
   if (ak.length !== bk.length) return false;

@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allKinds } from './index.ts';
+
+test('allKinds lists the foundation kinds once each', () => {
+  const names = allKinds().map((k) => `${k.group || 'core'}/${k.kind}`);
+  for (const want of ['core/Namespace', 'core/Node', 'core/ConfigMap', 'core/Secret', 'core/ServiceAccount', 'coordination.svc.io/Lease']) {
+    assert.ok(names.includes(want), want);
+  }
+  assert.equal(new Set(names).size, names.length);
+});
+
+test('every kind serves its storage version and has Name and Age columns', () => {
+  for (const k of allKinds()) {
+    assert.ok(k.versions.some((v) => v.name === k.storageVersion), k.kind);
+    const cols = (k.tableColumns ?? []).map((c) => c.name);
+    assert.equal(cols[0], 'Name', k.kind);
+    assert.ok(cols.includes('Age'), k.kind);
+  }
+});
+
+test('resource names are unique within a group', () => {
+  const seen = new Set<string>();
+  for (const k of allKinds()) {
+    for (const name of [k.plural, k.singular, ...(k.shortNames ?? [])]) {
+      const id = `${k.group}/${name}`;
+      assert.ok(!seen.has(id), id);
+      seen.add(id);
+    }
+  }
+});
