@@ -2,7 +2,7 @@
 // generated on first start and read back afterwards. A certificate is regenerated when it no
 // longer fits (hosts changed, close to expiry, signed by another CA, key lost); the CA only when
 // it is about to expire, since replacing it invalidates every kubeconfig handed out.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { servingHosts, type ServingHosts } from './hosts.ts';
 import { certificateAuthorityProblem, leafCertificateProblem } from './inspect.ts';
@@ -65,6 +65,7 @@ async function readIfPresent(path: string): Promise<string | undefined> {
 async function writeAtomically(path: string, content: string, mode: number): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, content, { mode });
+  await chmod(temporary, mode); // the umask may have narrowed the mode; set it exactly
   await rename(temporary, path);
 }
 

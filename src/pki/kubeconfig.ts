@@ -1,6 +1,6 @@
 // The admin kubeconfig: one cluster, one user with a client certificate, one context, all inline,
 // so the file works wherever it is copied.
-import { writeFile, rename } from 'node:fs/promises';
+import { chmod, rename, writeFile } from 'node:fs/promises';
 import { stringify } from 'yaml';
 import { canonicalIp } from './ip.ts';
 import { isIP } from 'node:net';
@@ -57,5 +57,6 @@ export function serverUrl(bindAddress: string, port: number): string {
 export async function writeKubeconfig(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`;
   await writeFile(temporary, content, { mode: 0o600 });
+  await chmod(temporary, 0o600);
   await rename(temporary, path);
 }

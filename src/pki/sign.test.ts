@@ -14,7 +14,7 @@ import { canonicalIp } from './ip.ts';
 const run = promisify(execFile);
 
 function subjectOf(certPem: string): Record<string, string | string[]> {
-  return new X509Certificate(certPem).toLegacyObject().subject as unknown as Record<string, string | string[]>;
+  return { ...(new X509Certificate(certPem).toLegacyObject().subject as unknown as Record<string, string | string[]>) };
 }
 
 async function opensslVerify(caPem: string, certPem: string, purpose: 'sslserver' | 'sslclient'): Promise<void> {
@@ -42,8 +42,6 @@ test('a generated CA is a self-signed ECDSA P-256 CA named capstan-ca, valid abo
   assert.ok(years > 9.9 && years < 10.1, `validity ${years} years`);
   assert.ok(certificate.checkPrivateKey(createPrivateKey(ca.keyPem)));
   assert.match(ca.keyPem, /^-----BEGIN PRIVATE KEY-----\n/);
-  const { stdout } = await run('openssl', ['x509', '-noout', '-ext', 'basicConstraints,keyUsage'], { encoding: 'utf8' }).catch(() => ({ stdout: '' }));
-  void stdout;
 });
 
 test('openssl sees the CA extensions: basicConstraints CA critical, keyCertSign and cRLSign', async () => {
