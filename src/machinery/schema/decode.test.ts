@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { S } from '../../apis/meta/schema.ts';
 import { LabelSelector, ObjectMeta } from '../../apis/meta/v1.ts';
 import { decodeObject } from './decode.ts';
-import { QUANTITY_FORMAT_ERROR } from './quantity-syntax.ts';
+import { ErrFormatWrong as QUANTITY_FORMAT_ERROR } from '../quantity.ts';
 
 const ConfigMap = S.object({
   apiVersion: S.string(),
@@ -103,12 +103,12 @@ test('null means absent for a field, the zero value inside lists and maps, and s
 test('typed values are normalised the way a Go round trip stores them', () => {
   const r = deploy({
     metadata: { creationTimestamp: '2024-01-01T01:00:00+02:00', deletionTimestamp: '0001-01-01T00:00:00Z' },
-    spec: { template: { spec: { containers: [{ resources: { limits: { cpu: 0.5, memory: '1Gi' } } }] } }, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } },
+    spec: { template: { spec: { containers: [{ resources: { limits: { cpu: 0.5, memory: '1Gi', storage: ' 1.5Gi ' } } }] } }, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } },
   });
   assert.equal(r.typeError, undefined);
   assert.deepEqual(r.object, {
     metadata: { creationTimestamp: '2023-12-31T23:00:00Z' },
-    spec: { template: { spec: { containers: [{ resources: { limits: { cpu: '0.5', memory: '1Gi' } } }] } }, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } },
+    spec: { template: { spec: { containers: [{ resources: { limits: { cpu: '500m', memory: '1Gi', storage: '1536Mi' } } }] } }, strategy: { rollingUpdate: { maxSurge: '25%', maxUnavailable: 1 } } },
   });
   assert.deepEqual(cm({ binaryData: { a: 'YR==', b: 'YW\nJj' } }).object, { binaryData: { a: 'YQ==', b: 'YWJj' } });
 });
@@ -144,6 +144,7 @@ test('type mismatches give Go json decode errors with the Go struct and field pa
     [{ spec: { strategy: { rollingUpdate: { maxSurge: {} } } } }, deploy, 'json: cannot unmarshal object into Go struct field RollingUpdateDeployment.spec.strategy.rollingUpdate.maxSurge of type int32'],
     [{ spec: { template: { spec: { containers: [{ resources: { limits: { cpu: 'lots' } } }] } } } }, deploy, QUANTITY_FORMAT_ERROR],
     [{ spec: { template: { spec: { containers: [{ resources: { limits: { cpu: true } } }] } } } }, deploy, QUANTITY_FORMAT_ERROR],
+    [{ spec: { template: { spec: { containers: [{ resources: { limits: { cpu: '1iG' } } }] } } } }, deploy, "unable to parse quantity's suffix"],
     [{ metadata: { creationTimestamp: 5 } }, deploy, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.creationTimestamp of type string'],
     [{ metadata: { creationTimestamp: 'yesterday' } }, deploy, 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
     [{ spec: { template: { metadata: { managedFields: [{ time: '2024-01-01' }] } } } }, deploy, 'parsing time "2024-01-01" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "T"'],

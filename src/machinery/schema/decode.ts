@@ -5,9 +5,9 @@
 // The walk works in place on the value it is given (a freshly parsed body): the common body changes
 // nothing and allocates nothing. Callers must not pass objects they share with others.
 import type { TSchema } from '@sinclair/typebox';
+import { canonicalQuantity, QuantityError } from '../quantity.ts';
 import { base64ErrorOffset, base64ErrorText, canonicalBase64 } from './go-base64.ts';
 import { parseGoTime } from './go-time.ts';
-import { QUANTITY_FORMAT_ERROR, quantitySyntaxError } from './quantity-syntax.ts';
 import { asSchema, deref, EMPTY_SCOPE, itemSchema, kindOf, mapValueSchema, preservesUnknown, type RefScope, scopeOf, type SchemaKind } from './schema-kind.ts';
 
 export interface DecodeOptions {
@@ -218,21 +218,16 @@ function decodeValue(v: unknown, node: Node, st: DecodeState, structName: string
       if (!parsed.ok) throw new FatalDecodeError(parsed.error);
       return parsed.text === null ? ABSENT : parsed.text;
     }
-    case 'quantity': {
-      // resource.Quantity's UnmarshalJSON parses the raw text of any JSON value.
-      if (typeof v === 'string') {
-        const err = quantitySyntaxError(v);
-        if (err) throw new FatalDecodeError(err);
-        return v;
+    case 'quantity':
+      // resource.Quantity's UnmarshalJSON parses the text of any JSON value (a number as its digits); the
+      // value is stored in canonical form, as a Go round trip writes it (`0.5` -> `500m`).
+      try {
+        const canonical = canonicalQuantity(v);
+        return canonical === v ? v : canonical;
+      } catch (e) {
+        if (e instanceof QuantityError) throw new FatalDecodeError(e.message);
+        throw e;
       }
-      if (typeof v === 'number') {
-        const text = String(v);
-        const err = quantitySyntaxError(text);
-        if (err) throw new FatalDecodeError(err);
-        return text;
-      }
-      throw new FatalDecodeError(QUANTITY_FORMAT_ERROR);
-    }
     case 'intOrString':
       // IntOrString's UnmarshalJSON: a string, else json.Unmarshal into an int32.
       if (typeof v === 'string') return v;
