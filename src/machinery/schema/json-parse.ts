@@ -323,12 +323,18 @@ function scanJson(text: string, collect: boolean): ScanResult {
   }
 }
 
+/** The next character inside a string that needs a look: a quote, a backslash or a control character. */
+const STRING_SPECIAL = /["\\\x00-\x1f]/g;
+
 /** Scans a string starting at its opening quote; returns the offset after the closing quote. */
 function scanString(text: string, start: number, fail: (at: number, context: string) => ScanResult): number | ScanResult {
   const n = text.length;
   let i = start + 1;
   for (;;) {
-    if (i >= n) return { error: new JsonSyntaxError('unexpected end of JSON input', n), duplicates: [], positions: { first: new Map(), duplicate: new Map() } };
+    STRING_SPECIAL.lastIndex = i;
+    const m = STRING_SPECIAL.exec(text);
+    if (m === null) return { error: new JsonSyntaxError('unexpected end of JSON input', n), duplicates: [], positions: { first: new Map(), duplicate: new Map() } };
+    i = m.index;
     const c = text.charCodeAt(i);
     if (c === QUOTE) return i + 1;
     if (c === BACKSLASH) {
@@ -348,7 +354,6 @@ function scanString(text: string, start: number, fail: (at: number, context: str
       }
       return fail(i + 1, 'in string escape code');
     }
-    if (c < 0x20) return fail(i, 'in string literal');
-    i++;
+    return fail(i, 'in string literal');
   }
 }
