@@ -91,7 +91,11 @@ export class EtcdMember {
   async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     const child = this.#child;
     if (!child) return;
-    process.kill(child.pid!, signal);
+    try {
+      process.kill(child.pid!, signal);
+    } catch {
+      // It exited on its own in the meantime.
+    }
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     await this.#exited;
     clearTimeout(timer);
