@@ -52,7 +52,7 @@ export interface WatchHandle {
 export interface Storage {
   /** The revision of the newest write (0 for an empty store). */
   currentRevision(): Promise<number>;
-  /** The newest compacted revision: reads and watches at or below it fail with CompactedError. */
+  /** The newest compacted revision: reads below it, and watches from below it, fail with CompactedError. */
   compactedRevision(): Promise<number>;
   get(key: string, opts?: { revision?: number }): Promise<{ kv: KeyValue | undefined; revision: number }>;
   /** Keys starting with `prefix` (the caller includes the trailing slash). */
