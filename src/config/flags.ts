@@ -1,0 +1,440 @@
+// A small command-line flag parser that behaves like the one Kubernetes components use (spf13/pflag
+// with Kubernetes' map flag types): `--name=value`, `--name value`, bare boolean flags, repeated
+// flags, `--` to end flags, `_` accepted for `-` in names, and pflag's error texts.
+import { isIP } from 'node:net';
+import { formatDuration, parseDuration } from './duration.ts';
+
+export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'stringList' | 'mapStringString' | 'mapStringBool';
+
+/** The parsed value of each flag type; durations are in milliseconds. */
+export interface FlagValueTypes {
+  string: string;
+  int: number;
+  bool: boolean;
+  duration: number;
+  stringList: string[];
+  mapStringString: Record<string, string>;
+  mapStringBool: Record<string, boolean>;
+}
+
+export interface FlagSpec<T extends FlagType = FlagType> {
+  /** Without dashes, words joined by `-`: `secure-port`. The options key is its camelCase form. */
+  name: string;
+  type: T;
+  /** Without a default, string, int and duration flags are undefined when not given; the others are false, [] or {}. */
+  default?: FlagValueTypes[T];
+  help: string;
+  /** mapStringString only: the value a key given without `=value` gets; without this, such a key is an error. */
+  missingValue?: string;
+  /** A further check of the parsed value; returns what is wrong, or undefined. */
+  validate?: (value: FlagValueTypes[T]) => string | undefined;
+}
+
+export type AnyFlagSpec = { [T in FlagType]: FlagSpec<T> }[FlagType];
+
+/** Declares one flag, keeping its literal name and type so the options type can be derived from the table. */
+export function flag<const S extends AnyFlagSpec>(spec: S): S {
+  return spec;
+}
+
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type ValueOf<S extends AnyFlagSpec> = S extends { default: unknown }
+  ? FlagValueTypes[S['type']]
+  : S['type'] extends 'string' | 'int' | 'duration'
+    ? FlagValueTypes[S['type']] | undefined
+    : FlagValueTypes[S['type']];
+
+/** The typed options object for a flag table: camelCase keys. */
+export type FlagValues<Specs extends readonly AnyFlagSpec[]> = { [S in Specs[number] as CamelCase<S['name']>]: ValueOf<S> };
+
+export interface ParsedFlags<V> {
+  values: V;
+  /** Arguments that are not flags, in order (everything after `--` included). */
+  args: string[];
+  /** Names of the flags given on the command line (pflag's "changed"). */
+  changed: Set<string>;
+  /** `--help` or `-h` was given; parsing stopped there. */
+  help: boolean;
+}
+
+export class FlagError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FlagError';
+  }
+}
+
+export function camelCase(name: string): string {
+  return name.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+// strconv.ParseBool's accepted spellings.
+const TRUE_WORDS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const FALSE_WORDS = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+function parseBool(text: string): boolean {
+  if (TRUE_WORDS.has(text)) return true;
+  if (FALSE_WORDS.has(text)) return false;
+  throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+}
+
+/** strconv.ParseInt(text, 0, 64): optional sign, then decimal, 0x hex, 0o or leading-0 octal, or 0b binary. */
+function parseInt64(text: string): number {
+  const invalid = () => new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: invalid syntax`);
+  const match = /^([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
+  if (!match) throw invalid();
+  const [, sign, digits] = match;
+  // A leading 0 alone means octal in Go; BigInt reads the 0x, 0o and 0b forms itself.
+  const magnitude = /^0[0-7]+$/.test(digits) ? BigInt(`0o${digits.slice(1)}`) : BigInt(digits.toLowerCase());
+  const value = sign === '-' ? -magnitude : magnitude;
+  // Go's limit is int64; ours is the exactly representable range, far beyond any flag's use.
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+    throw new Error(`strconv.ParseInt: parsing ${JSON.stringify(text)}: value out of range`);
+  }
+  return Number(value);
+}
+
+function mapPairs(text: string): string[] {
+  return text.split(',').map((pair) => pair.trim()).filter((pair) => pair !== '');
+}
+
+/** Parses one occurrence's text; `previous` is the value so far when the flag was already given. */
+function parseValue(spec: AnyFlagSpec, text: string, previous: unknown): unknown {
+  switch (spec.type) {
+    case 'string':
+      return text;
+    case 'int':
+      return parseInt64(text);
+    case 'bool':
+      return parseBool(text);
+    case 'duration':
+      return parseDuration(text);
+    case 'stringList': {
+      const items = text === '' ? [] : text.split(',');
+      return [...((previous as string[] | undefined) ?? []), ...items];
+    }
+    case 'mapStringString': {
+      const map: Record<string, string> = { ...((previous as Record<string, string> | undefined) ?? {}) };
+      for (const pair of mapPairs(text)) {
+        const at = pair.indexOf('=');
+        if (at < 0) {
+          if (spec.missingValue === undefined) throw new Error('malformed pair, expect string=string');
+          map[pair] = spec.missingValue;
+        } else {
+          map[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+        }
+      }
+      return map;
+    }
+    case 'mapStringBool': {
+      const map: Record<string, boolean> = { ...((previous as Record<string, boolean> | undefined) ?? {}) };
+      for (const pair of mapPairs(text)) {
+        const at = pair.indexOf('=');
+        if (at < 0) throw new Error('malformed pair, expect string=bool');
+        const key = pair.slice(0, at).trim();
+        const value = pair.slice(at + 1).trim();
+        try {
+          map[key] = parseBool(value);
+        } catch (error) {
+          throw new Error(`invalid value of ${key}: ${value}, err: ${(error as Error).message}`);
+        }
+      }
+      return map;
+    }
+  }
+}
+
+function defaultValue(spec: AnyFlagSpec): unknown {
+  if (spec.default !== undefined) {
+    const value: unknown = spec.default;
+    if (Array.isArray(value)) return [...value];
+    if (typeof value === 'object' && value !== null) return { ...value };
+    return value;
+  }
+  switch (spec.type) {
+    case 'bool':
+      return false;
+    case 'stringList':
+      return [];
+    case 'mapStringString':
+    case 'mapStringBool':
+      return {};
+    default:
+      return undefined;
+  }
+}
+
+/** Parses `argv` (the arguments after the command name) against a flag table. Throws FlagError. */
+export function parseFlags<const Specs extends readonly AnyFlagSpec[]>(specs: Specs, argv: readonly string[]): ParsedFlags<FlagValues<Specs>> {
+  const byName = new Map<string, AnyFlagSpec>(specs.map((spec) => [spec.name, spec]));
+  const values: Record<string, unknown> = {};
+  for (const spec of specs) values[camelCase(spec.name)] = defaultValue(spec);
+  const args: string[] = [];
+  const changed = new Set<string>();
+  const result = (help: boolean) => ({ values: values as FlagValues<Specs>, args, changed, help });
+
+  const set = (spec: AnyFlagSpec, text: string) => {
+    const key = camelCase(spec.name);
+    // Lists and maps given again add to what the command line set before; the first use replaces the default.
+    const previous = changed.has(spec.name) ? values[key] : undefined;
+    let value: unknown;
+    try {
+      value = parseValue(spec, text, previous);
+      const problem = (spec.validate as ((value: unknown) => string | undefined) | undefined)?.(value);
+      if (problem !== undefined) throw new Error(problem);
+    } catch (error) {
+      throw new FlagError(`invalid argument ${JSON.stringify(text)} for "--${spec.name}" flag: ${(error as Error).message}`);
+    }
+    values[key] = value;
+    changed.add(spec.name);
+  };
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      args.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      args.push(arg);
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      const letters = arg.slice(1);
+      if (letters[0] === 'h') return result(true);
+      throw new FlagError(`unknown shorthand flag: '${letters[0]}' in ${arg}`);
+    }
+    const body = arg.slice(2);
+    if (body.startsWith('-') || body.startsWith('=')) throw new FlagError(`bad flag syntax: ${arg}`);
+    const equals = body.indexOf('=');
+    const givenName = equals < 0 ? body : body.slice(0, equals);
+    const name = givenName.replaceAll('_', '-');
+    const spec = byName.get(name);
+    if (!spec) {
+      if (name === 'help') return result(true);
+      throw new FlagError(`unknown flag: --${givenName}`);
+    }
+    if (equals >= 0) set(spec, body.slice(equals + 1));
+    else if (spec.type === 'bool') set(spec, 'true');
+    else if (i + 1 < argv.length) set(spec, argv[++i]);
+    else throw new FlagError(`flag needs an argument: ${arg}`);
+  }
+  return result(false);
+}
+
+// ---- help text, laid out as pflag's FlagUsages lays it out ----
+
+const TYPE_NAMES: Record<FlagType, string> = {
+  string: 'string',
+  int: 'int',
+  bool: '',
+  duration: 'duration',
+  stringList: 'strings',
+  mapStringString: 'mapStringString',
+  mapStringBool: 'mapStringBool',
+};
+
+function sortedPairs(map: Record<string, unknown>): string {
+  return Object.keys(map).sort().map((key) => `${key}=${map[key]}`).join(',');
+}
+
+/** The "(default ...)" suffix, omitted for zero values as pflag does. */
+function defaultSuffix(spec: AnyFlagSpec): string {
+  const value: unknown = spec.default;
+  if (value === undefined) return '';
+  switch (spec.type) {
+    case 'string':
+      return value === '' ? '' : ` (default ${JSON.stringify(value)})`;
+    case 'int':
+      return value === 0 ? '' : ` (default ${value})`;
+    case 'bool':
+      return value ? ' (default true)' : '';
+    case 'duration':
+      return value === 0 ? '' : ` (default ${formatDuration(value as number)})`;
+    case 'stringList':
+      return (value as string[]).length === 0 ? '' : ` (default [${(value as string[]).join(',')}])`;
+    case 'mapStringString':
+    case 'mapStringBool':
+      return Object.keys(value as object).length === 0 ? '' : ` (default ${sortedPairs(value as Record<string, unknown>)})`;
+  }
+}
+
+/** One line per flag, sorted by name, help texts aligned in one column. `helpFor` adds `-h, --help`. */
+export function formatFlagUsages(specs: readonly AnyFlagSpec[], helpFor?: string): string {
+  const rows: [string, string][] = [...specs]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((spec) => {
+      const typeName = TYPE_NAMES[spec.type];
+      return [`      --${spec.name}${typeName ? ` ${typeName}` : ''}`, spec.help + defaultSuffix(spec)];
+    });
+  if (helpFor !== undefined) rows.push(['  -h, --help', `help for ${helpFor}`]);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return rows
+    .map(([left, right]) => {
+      // Continuation lines of multi-line help texts line up under the first.
+      const indented = right.split('\n').join(`\n${' '.repeat(width + 3)}`);
+      return `${left.padEnd(width)}   ${indented}`;
+    })
+    .join('\n') + '\n';
+}
+
+// ---- reusable checks for flag tables ----
+
+export function portInRange(value: number): string | undefined {
+  return Number.isInteger(value) && value >= 0 && value <= 65535 ? undefined : 'must be between 0 and 65535, inclusive';
+}
+
+export function ipAddress(value: string): string | undefined {
+  return isIP(value.trim()) !== 0 ? undefined : `failed to parse IP: ${JSON.stringify(value)}`;
+}
+
+export function notNegative(value: number): string | undefined {
+  return value < 0 ? 'must not be negative' : undefined;
+}
+
+// ---- the `capstan serve` command ----
+
+const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+export const SERVE_FLAGS = [
+  flag({
+    name: 'data-dir',
+    type: 'string',
+    default: './.capstan',
+    help: 'Directory for the embedded store, the generated certificates (pki/) and the admin kubeconfig.',
+  }),
+  flag({
+    name: 'bind-address',
+    type: 'string',
+    default: '127.0.0.1',
+    help: 'The IP address on which to listen for the --secure-port port. An unspecified address (0.0.0.0 or ::) listens on all interfaces.',
+    validate: ipAddress,
+  }),
+  flag({
+    name: 'secure-port',
+    type: 'int',
+    default: 6443,
+    help: 'The port on which to serve HTTPS with authentication and authorization. 0 picks a free port.',
+    validate: portInRange,
+  }),
+  flag({
+    name: 'tls-cert-file',
+    type: 'string',
+    help: 'File containing the default x509 Certificate for HTTPS (CA cert, if any, concatenated after server cert). If not provided, a certificate signed by the CA in <data-dir>/pki is generated.',
+  }),
+  flag({ name: 'tls-private-key-file', type: 'string', help: 'File containing the default x509 private key matching --tls-cert-file.' }),
+  flag({
+    name: 'client-ca-file',
+    type: 'string',
+    help: 'If set, any request presenting a client certificate signed by one of the authorities in the client-ca-file is authenticated with an identity corresponding to the CommonName of the client certificate. If not set, the CA in <data-dir>/pki is used.',
+  }),
+  flag({
+    name: 'watch-history-retention',
+    type: 'duration',
+    default: 5 * 60_000,
+    help: 'How long watch events are kept so that a watch can resume from an older resourceVersion.',
+    validate: notNegative,
+  }),
+  flag({
+    name: 'etcd-servers',
+    type: 'stringList',
+    default: [],
+    help: 'List of etcd servers to connect with (scheme://ip:port), comma separated. If not set, state is kept in the embedded store in --data-dir.',
+  }),
+  flag({ name: 'etcd-prefix', type: 'string', default: '/registry', help: 'The prefix to prepend to all resource paths in etcd.' }),
+  flag({ name: 'etcd-cafile', type: 'string', help: 'SSL Certificate Authority file used to secure etcd communication.' }),
+  flag({ name: 'etcd-certfile', type: 'string', help: 'SSL certification file used to secure etcd communication.' }),
+  flag({ name: 'etcd-keyfile', type: 'string', help: 'SSL key file used to secure etcd communication.' }),
+  flag({
+    name: 'etcd-compaction-interval',
+    type: 'duration',
+    default: 5 * 60_000,
+    help: 'The interval of compaction requests. If 0, the compaction request from apiserver is disabled.',
+    validate: notNegative,
+  }),
+  flag({
+    name: 'runtime-config',
+    type: 'mapStringString',
+    default: {},
+    missingValue: 'true',
+    help: [
+      'A set of key=value pairs that enable or disable built-in APIs; a key without a value means =true. Supported options are:',
+      'v1=true|false for the core API group',
+      '<group>/<version>=true|false for a specific API group and version (e.g. apps/v1=true)',
+      '<group>/<version>/<resource>=true|false for one resource of a group and version',
+      'api/all=true|false controls all API versions',
+      'api/ga=true|false controls all API versions of the form v[0-9]+',
+      'api/beta=true|false controls all API versions of the form v[0-9]+beta[0-9]+',
+      'api/alpha=true|false controls all API versions of the form v[0-9]+alpha[0-9]+',
+    ].join('\n'),
+  }),
+  flag({
+    name: 'feature-gates',
+    type: 'mapStringBool',
+    default: {},
+    help: 'A set of key=value pairs that describe feature gates for alpha/experimental features.',
+  }),
+  flag({
+    name: 'authorization-mode',
+    type: 'stringList',
+    default: ['Node', 'RBAC'],
+    help: 'Ordered list of plug-ins to do authorization on secure port, comma separated.',
+  }),
+  flag({
+    name: 'anonymous-auth',
+    type: 'bool',
+    default: true,
+    help: 'Enables anonymous requests to the secure port of the API server. Requests that are not rejected by another authentication method are treated as anonymous requests. Anonymous requests have a username of system:anonymous, and a group name of system:unauthenticated.',
+  }),
+  flag({
+    name: 'token-auth-file',
+    type: 'string',
+    help: 'If set, the file that will be used to secure the secure port of the API server via token authentication.',
+  }),
+  flag({
+    name: 'log-level',
+    type: 'string',
+    default: 'info',
+    help: `Minimum level of log lines written: ${LOG_LEVELS.join(', ')}.`,
+    validate: (value) => (LOG_LEVELS.includes(value) ? undefined : `must be one of ${LOG_LEVELS.join(', ')}`),
+  }),
+  flag({
+    name: 'shutdown-timeout',
+    type: 'duration',
+    default: 60_000,
+    help: 'How long to wait on SIGTERM or SIGINT for requests in flight to finish before the server exits.',
+    validate: notNegative,
+  }),
+] as const;
+
+export type ServeOptions = FlagValues<typeof SERVE_FLAGS>;
+
+export interface ParsedServeFlags {
+  options: ServeOptions;
+  /** Names of the flags given explicitly. */
+  changed: Set<string>;
+  /** `--help` was asked for: print serveHelp() and exit 0. */
+  help: boolean;
+}
+
+/** Parses the arguments after `capstan serve`. Throws FlagError, also for stray positional arguments. */
+export function parseServeFlags(argv: readonly string[]): ParsedServeFlags {
+  const parsed = parseFlags(SERVE_FLAGS, argv);
+  const stray = parsed.args.filter((arg) => arg !== '');
+  if (!parsed.help && stray.length > 0) {
+    throw new FlagError(`"capstan serve" does not take any arguments, got [${parsed.args.map((arg) => JSON.stringify(arg)).join(' ')}]`);
+  }
+  return { options: parsed.values, changed: parsed.changed, help: parsed.help };
+}
+
+export function serveHelp(): string {
+  return [
+    'Run the API server.',
+    '',
+    'Usage:',
+    '  capstan serve [flags]',
+    '',
+    'Flags:',
+    formatFlagUsages(SERVE_FLAGS, 'serve'),
+  ].join('\n');
+}
