@@ -58,13 +58,22 @@ async function waitReady(child: ChildProcess, port: number, kubeconfigPath: stri
       try { creds = readKubeconfigFile(kubeconfigPath); } catch { /* still being written */ }
     }
     const status = await probe(`${url}/readyz`, creds);
-    if (status === 200) {
-      if (!creds.cert) creds = readKubeconfigFile(kubeconfigPath);
-      return { url, ca: creds.ca, cert: creds.cert, key: creds.key };
-    }
+    if (status === 200) return { url, ...creds };
     if (status === 401 || status === 403) creds = {}; // a kubeconfig from an earlier start: read it again
     if (performance.now() > deadline) throw new CapstanStartError(`Capstan was not ready within ${timeoutMs} ms:\n${tail(logPath)}`, null);
     await sleep(status === 0 ? 2 : 5);
+  }
+}
+
+async function waitForKubeconfig(path: string, logPath: string): Promise<Omit<Target, 'url'>> {
+  const deadline = performance.now() + 10_000;
+  for (;;) {
+    try {
+      const c = readKubeconfigFile(path);
+      if (c.cert && c.key) return { ca: c.ca, cert: c.cert, key: c.key };
+    } catch { /* not written yet */ }
+    if (performance.now() > deadline) throw new CapstanStartError(`Capstan was ready but wrote no admin kubeconfig at ${path}:\n${tail(logPath)}`, null);
+    await sleep(5);
   }
 }
 
@@ -87,8 +96,11 @@ export async function startCapstan(o: StartCapstanOptions): Promise<CapstanServe
   const child = spawnTracked(process.execPath, args, { cwd: o.repoRoot, stdio: ['ignore', logFd, logFd] });
   closeSync(logFd);
   try {
-    const target = await waitReady(child, port, join(o.dataDir, 'admin.kubeconfig'), o.timeoutMs ?? 60_000, logPath);
+    const kubeconfigPath = join(o.dataDir, 'admin.kubeconfig');
+    let target = await waitReady(child, port, kubeconfigPath, o.timeoutMs ?? 60_000, logPath);
     const readyMs = performance.now() - t0;
+    // /readyz may answer without credentials before the admin kubeconfig is written; the clients need it.
+    if (!target.cert) target = { url: target.url, ...(await waitForKubeconfig(kubeconfigPath, logPath)) };
     return { child, pid: child.pid!, port, dataDir: o.dataDir, target, readyMs, logPath, stop: () => stopChild(child, 10_000) };
   } catch (e) {
     await stopChild(child);

@@ -1,14 +1,15 @@
 // What every suite of a run shares: the options, the figures so far, the load-generating child process
 // and the places for temporary data and logs.
 import { mkdtempSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FigureSet } from './figures.ts';
 import { WorkerClient } from './worker-client.ts';
 import type { RunShape } from '../loadgen/jobs.ts';
 
 export const BENCH_DIR = fileURLToPath(new URL('..', import.meta.url));
-export const REPO_ROOT = join(BENCH_DIR, '..');
+/** The Capstan checkout to benchmark: this repository, or the one named by CAPSTAN_ROOT. */
+export const REPO_ROOT = process.env.CAPSTAN_ROOT ? resolve(process.env.CAPSTAN_ROOT) : join(BENCH_DIR, '..');
 
 export interface Options { quick: boolean; out: string | null; only: string | null; markdown: string | null; keep: boolean }
 

@@ -36,7 +36,7 @@ export function figureTable(figures: FigureSet): string {
 }
 
 export function targetRows(ratios: Ratios): Array<{ key: string; target: string; value: number | null; verdict: string }> {
-  return TARGETS.map((t) => ({ key: t.key, target: `${t.op} ${t.value}`, value: ratios[t.key], verdict: verdict(t, ratios[t.key]) }));
+  return TARGETS.map((t) => ({ key: t.key, target: `${t.op} ${t.value.toLocaleString("en-US")}`, value: ratios[t.key], verdict: verdict(t, ratios[t.key]) }));
 }
 
 export function ratioTable(ratios: Ratios): string {
@@ -90,6 +90,13 @@ export function markdown(report: RunReport, figures: FigureSet): string {
   lines.push('');
   lines.push(`| workload | c | unit | ${SYSTEMS.capstan} | ${SYSTEMS.capstanEtcd} | ${SYSTEMS.floor} | ${SYSTEMS.etcd} | ratio | target | |`);
   lines.push('|---|---|---|---|---|---|---|---|---|---|');
+  const footnotes: string[] = [];
+  const mark = (f: Figure | undefined) => {
+    if (!f?.note) return '';
+    let i = footnotes.indexOf(f.note);
+    if (i < 0) i = footnotes.push(f.note) - 1;
+    return ` [${i + 1}]`;
+  };
   for (const r of ROWS) {
     const cap = find(SYSTEMS.capstan, r.capstan, r.c);
     const capEtcd = find(SYSTEMS.capstanEtcd, r.capstan, r.c);
@@ -97,8 +104,12 @@ export function markdown(report: RunReport, figures: FigureSet): string {
     const etcd = find(SYSTEMS.etcd, r.etcd, r.etcdC !== undefined ? r.etcdC : r.c);
     if (!cap && !capEtcd && !floor && !etcd) continue;
     const t = r.target ? targets.get(r.target) : undefined;
-    const label = r.label + (cap?.note ? ` (${cap.note})` : '');
-    lines.push(`| ${label} | ${r.c ?? ''} | ${r.unit} | ${cell(cap)} | ${cell(capEtcd)} | ${cell(floor)} | ${cell(etcd)} | ${t ? `${t.key} = ${fmt(t.value)}` : ''} | ${t ? t.target : ''} | ${t ? t.verdict : ''} |`);
+    const cells = [cap, capEtcd, floor, etcd].map((f) => cell(f) + mark(f));
+    lines.push(`| ${r.label} | ${r.c ?? ''} | ${r.unit} | ${cells.join(' | ')} | ${t ? `${t.key} = ${fmt(t.value)}` : ''} | ${t ? t.target : ''} | ${t ? t.verdict : ''} |`);
+  }
+  if (footnotes.length > 0) {
+    lines.push('');
+    footnotes.forEach((n, i) => lines.push(`${i + 1}. ${n}`));
   }
   if (report.notes.length > 0) {
     lines.push('');
