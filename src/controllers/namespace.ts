@@ -37,13 +37,14 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
         }
       }
     }
-    if (remaining > 0) { pending.add(name); return; }
+    // Content still going away (finalizers may hold it): the periodic resync looks again.
+    if (remaining > 0) return;
     await deps.namespaces.update('', (current) => {
       if (!current) throw new StatusError(404, 'NotFound', 'gone');
       const next = current as ApiObject & { spec?: { finalizers?: string[] } };
       next.spec = { ...(next.spec ?? {}), finalizers: (next.spec?.finalizers ?? []).filter((f) => f !== 'kubernetes') };
       return next;
-    }, { ctx, dryRun: false, subresource: 'finalize', allowCreate: false, name });
+    }, { ctx: { ...ctx, subresource: 'finalize' }, dryRun: false, subresource: 'finalize', allowCreate: false, name });
   };
 
   const drain = async () => {

@@ -190,7 +190,9 @@ export class ResourceStore {
           throw err;
         });
         if (!result) continue;
-        return { object: result, json: JSON.stringify(result), created: false };
+        // The answer is the object as this update left it, at the revision that removed it.
+        obj.metadata.resourceVersion = result.metadata.resourceVersion;
+        return { object: obj, json: JSON.stringify(obj), created: false };
       }
       delete obj.metadata.resourceVersion;
       if (opts.dryRun) {
