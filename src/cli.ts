@@ -1,25 +1,27 @@
 #!/usr/bin/env node
 // `capstan serve`: starts the API server on the embedded store (or etcd) and stops cleanly on a signal.
 import { startServer } from './server/server.ts';
-import { parseServeArgs, serveUsage } from './config/serve-args.ts';
+import { parseServeFlags, serveHelp } from './config/flags.ts';
+import { serverOptionsFromFlags } from './config/serve-options.ts';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command !== 'serve') {
-    process.stderr.write(`usage: capstan serve [flags]\n\n${serveUsage()}`);
+    process.stderr.write(`usage: capstan serve [flags]\n\n${serveHelp()}\n`);
     return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
   }
   let opts;
   try {
-    opts = parseServeArgs(rest);
+    const parsed = parseServeFlags(rest);
+    if (parsed.help) { process.stdout.write(serveHelp() + '\n'); return 0; }
+    opts = await serverOptionsFromFlags(parsed.options, parsed.changed);
   } catch (err) {
     process.stderr.write(`Error: ${(err as Error).message}\n`);
     return 2;
   }
-  if (opts === 'help') { process.stdout.write(serveUsage()); return 0; }
   const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
   const server = await startServer({ ...opts, log });
-  process.stdout.write(`Capstan is serving ${server.url}; admin kubeconfig written to ${server.kubeconfigPath} — try: kubectl --kubeconfig ${server.kubeconfigPath} get ns\n`);
+  process.stdout.write(`Capstan is serving ${server.url}; admin kubeconfig: ${server.kubeconfigPath} (try: kubectl --kubeconfig ${server.kubeconfigPath} get ns)\n`);
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log(`received ${signal}, shutting down`);

@@ -30,6 +30,8 @@ export interface ServerOptions {
   tlsPrivateKeyFile?: string;
   clientCaFile?: string;
   watchHistoryRetentionMs?: number;
+  /** How often history is compacted (default: the retention). */
+  compactionIntervalMs?: number;
   runtimeConfig?: Record<string, string>;
   /** A storage backend to use instead of the embedded SQLite store (the etcd backend). */
   storage?: Storage;
@@ -60,7 +62,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 
   const storage = opts.storage ?? SqliteStorage.open(opts.inMemory ? ':memory:' : join(dataDir, 'capstan.db'));
   const retentionMs = opts.watchHistoryRetentionMs ?? 5 * 60_000;
-  const compactor: Compactor = startCompactor(storage, { retentionMs, onError: (e) => log(`compaction failed: ${e.message}`) });
+  const compactor: Compactor = startCompactor(storage, { retentionMs, intervalMs: opts.compactionIntervalMs, onError: (e) => log(`compaction failed: ${e.message}`) });
 
   const kinds: KindDefinition[] = allKinds();
   const stores = new Map<KindDefinition, ResourceStore>();
