@@ -11,7 +11,6 @@ const NOT_YET: Record<string, string> = {
   'anonymous-auth': 'anonymous authentication settings',
   'token-auth-file': 'token authentication',
   'log-level': 'log levels',
-  'shutdown-timeout': 'shutdown timeouts',
 };
 
 export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<string>): Promise<ServerOptions> {
@@ -27,6 +26,7 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     clientCaFile: o.clientCaFile,
     watchHistoryRetentionMs: o.watchHistoryRetention,
     runtimeConfig: o.runtimeConfig,
+    shutdownTimeoutMs: o.shutdownTimeout,
   };
   if (o.etcdServers?.length) {
     const read = (f: string | undefined) => (f ? readFile(f) : Promise.resolve(undefined));

@@ -144,10 +144,15 @@ export function serviceUnavailable(message: string): StatusError {
   return new StatusError(503, 'ServiceUnavailable', message);
 }
 
-export function serverTimeout(gr: GroupResource, operation: string, retryAfterSeconds = 2): StatusError {
+export function serverTimeout(gr: GroupResource, operation: string, retryAfterSeconds = 2, cause?: string): StatusError {
   return new StatusError(500, 'ServerTimeout', `The ${operation} operation against ${qualified(gr)} could not be completed at this time, please try again.`, {
-    name: operation, group: gr.group || undefined, kind: gr.resource, retryAfterSeconds,
+    name: operation, group: gr.group || undefined, kind: gr.resource, retryAfterSeconds, causes: cause ? [{ message: cause }] : undefined,
   });
+}
+
+/** The store cannot be reached (etcd lost its quorum): a retryable 503. */
+export function storeUnavailable(detail: string): StatusError {
+  return new StatusError(503, 'ServiceUnavailable', `storage is unavailable: ${detail}`, { retryAfterSeconds: 2 });
 }
 
 export function internalError(err: unknown): StatusError {

@@ -326,7 +326,7 @@ export class ResourceStore {
 
   storageError(err: unknown, operation: string, name: string): Error {
     if (err instanceof status.StatusError) return err;
-    if (err instanceof StoreUnavailableError) return status.serverTimeout(this.gr, operation);
+    if (err instanceof StoreUnavailableError) return status.serverTimeout(this.gr, operation, 2, `storage is unavailable: ${err.message}`);
     if (err instanceof StorageError) return status.internalError(err);
     return err instanceof Error ? err : new Error(String(err));
   }

@@ -2,7 +2,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import YAML from 'yaml';
-import { StatusError, internalError, requestEntityTooLarge } from '../machinery/status.ts';
+import { StatusError, internalError, requestEntityTooLarge, storeUnavailable } from '../machinery/status.ts';
+import { StoreUnavailableError } from '../storage/interface.ts';
 import type { Representation } from './negotiate.ts';
 
 export type Request = IncomingMessage | Http2ServerRequest;
@@ -49,6 +50,7 @@ export function sendObject(res: Response, code: number, rep: Pick<Representation
 
 export function toStatusError(err: unknown): StatusError {
   if (err instanceof StatusError) return err;
+  if (err instanceof StoreUnavailableError) return storeUnavailable(err.message);
   return internalError(err);
 }
 

@@ -16,6 +16,7 @@ import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { buildHandler } from './handler.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
+import { startControllerManager } from '../controllers/manager.ts';
 import { StatusError } from '../machinery/status.ts';
 
 export interface ServerOptions {
@@ -35,6 +36,10 @@ export interface ServerOptions {
   runtimeConfig?: Record<string, string>;
   /** A storage backend to use instead of the embedded SQLite store (the etcd backend). */
   storage?: Storage;
+  /** How long a stop waits for in-flight requests (default 60 s). */
+  shutdownTimeoutMs?: number;
+  /** Timing of the controller lease (tests shorten it). */
+  leaderElection?: { leaseDurationSeconds?: number; retryPeriodMs?: number };
   /** Where log lines go; silent by default when embedded. */
   log?: (line: string) => void;
 }
@@ -46,6 +51,8 @@ export interface RunningServer {
   kubeconfig: string;
   kubeconfigPath: string;
   caCertPem: string;
+  /** Whether this server holds the controller lease and runs the controllers. */
+  isLeader(): boolean;
   stop(): Promise<void>;
 }
 
@@ -80,12 +87,25 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 
   const admission = new AdmissionChain([namespaceLifecycle(() => namespaces)]);
   const watchRegistry = new Set<() => void>();
-  const controllers = [startNamespaceController({ namespaces, stores: [...stores.values()], storage, log })];
+  const controllerManager = startControllerManager({
+    leases: storeFor('coordination.svc.io', 'leases'),
+    controllers: [() => startNamespaceController({ namespaces, stores: [...stores.values()], storage, log })],
+    ...opts.leaderElection,
+    log,
+  });
 
-  const handler = buildHandler({ surface, storage, admission, watchRegistry, authenticate, log, readyChecks: { storage: () => storage.ready() } });
+  const handler = buildHandler({ surface, storage, admission, watchRegistry, authenticate, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() } });
   const server = http2.createSecureServer({
     cert: servingCert, key: servingKey, ca: clientCa, allowHTTP1: true, requestCert: true, rejectUnauthorized: false,
-  }, handler);
+  }, (req, res) => {
+    inFlight++;
+    res.on('close', () => { if (--inFlight === 0) drained?.(); });
+    handler(req, res);
+  });
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('secureConnection', (socket) => { sockets.add(socket); socket.on('close', () => sockets.delete(socket)); });
   const port = await new Promise<number>((resolvePort, reject) => {
     server.once('error', reject);
     server.listen(opts.port ?? 0, bindAddress, () => {
@@ -103,19 +123,26 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 
   let stopping: Promise<void> | undefined;
   const stop = () => stopping ??= (async () => {
+    // Stop accepting, end watches, let in-flight requests finish, then close every connection.
+    const closed = new Promise<void>((r) => server.close(() => r()));
     for (const end of [...watchRegistry]) end();
-    await new Promise<void>((r) => {
-      server.close(() => r());
-      for (const s of sessions) s.close();
-    });
-    for (const c of controllers) c.stop();
+    if (inFlight > 0) {
+      await new Promise<void>((r) => {
+        drained = r;
+        setTimeout(r, opts.shutdownTimeoutMs ?? 60_000).unref();
+      });
+    }
+    for (const session of sessions) session.close();
+    for (const socket of sockets) socket.destroy();
+    await closed;
+    await controllerManager.stop();
     compactor.stop();
     for (const s of stores.values()) s.cache.stop();
     await storage.close();
     if (temporary) await rm(dataDir, { recursive: true, force: true });
   })();
 
-  return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, stop };
+  return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, isLeader: () => controllerManager.elector.isLeader(), stop };
 }
 
 /** Until token authentication lands: a client certificate signed by the client CA is the only credential. */
