@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Context, REPO_ROOT, type Options } from './lib/context.ts';
 import { onExitCleanup, stopAllChildren } from './lib/children.ts';
-import { machineInfo } from './lib/machine.ts';
+import { machineInfo, loadAverage } from './lib/machine.ts';
 import { computeRatios } from './lib/figures.ts';
 import { figureTable, ratioTable, targetRows, markdown, type RunReport } from './lib/report.ts';
 import { capstanAvailable } from './lib/capstan-server.ts';
@@ -21,7 +21,8 @@ const USAGE = `usage: npm run bench -- [--quick] [--out FILE] [--only WORKLOAD] 
   --out FILE       write the figures, ratios and machine as JSON
   --only TEXT      run only workloads whose name contains TEXT (for development)
   --markdown FILE  write the results table as markdown (bench/RESULTS.md)
-  --keep           keep the temporary data directories and logs`;
+  --keep           keep the temporary data directories and logs
+environment: CAPSTAN_ROOT=DIR benchmarks the Capstan checkout in DIR instead of this one`;
 
 function parseOptions(): Options {
   const { values } = parseArgs({
@@ -78,6 +79,7 @@ async function main(): Promise<number> {
   if (capstan) await step('Capstan on etcd', capstanEtcdSuite);
   if (capstan) await step('Capstan with stored objects', storedSuite);
   await ctx.close();
+  machine.loadAverageAtEnd = loadAverage();
 
   const ratios = computeRatios(ctx.figures);
   const report: RunReport = {

@@ -10,6 +10,8 @@ export interface MachineInfo {
   node: string;
   etcd: string | null;
   loadAverageAtStart: number[];
+  /** Filled in when the run ends: other work on the machine shows here. */
+  loadAverageAtEnd?: number[];
   capstanCommit: string | null;
 }
 
@@ -22,6 +24,17 @@ export function etcdVersion(): string | null {
   return out ? (/etcd Version:\s*(\S+)/.exec(out)?.[1] ?? out.split('\n')[0]) : null;
 }
 
+/** The short commit of the checkout, with "+changes" when src/ differs from it. */
+function commitOf(repoRoot: string): string | null {
+  const head = tryRun('git', ['rev-parse', '--short', 'HEAD'], repoRoot);
+  if (!head) return null;
+  return tryRun('git', ['status', '--porcelain', '--', 'src'], repoRoot) ? `${head}+changes` : head;
+}
+
+export function loadAverage(): number[] {
+  return loadavg().map((l) => Math.round(l * 100) / 100);
+}
+
 export function machineInfo(repoRoot: string): MachineInfo {
   return {
     cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -30,7 +43,7 @@ export function machineInfo(repoRoot: string): MachineInfo {
     kernel: release(),
     node: process.version,
     etcd: etcdVersion(),
-    loadAverageAtStart: loadavg().map((l) => Math.round(l * 100) / 100),
-    capstanCommit: tryRun('git', ['rev-parse', '--short', 'HEAD'], repoRoot),
+    loadAverageAtStart: loadAverage(),
+    capstanCommit: commitOf(repoRoot),
   };
 }

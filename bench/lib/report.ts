@@ -84,8 +84,9 @@ export function markdown(report: RunReport, figures: FigureSet): string {
   const targets = new Map(report.targets.map((t) => [t.key, t]));
   const find = (system: string, workload: string | undefined, c: number | null) => (workload ? figures.find(system, workload, c) : undefined);
   const lines: string[] = [];
+  lines.push('# Benchmark results', '');
   lines.push(`Run: \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`, ${report.startedAt}, ${Math.round(report.durationS)} s.`);
-  lines.push(`Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}; etcd ${m.etcd ?? '-'}; Capstan commit ${m.capstanCommit ?? '-'}.`);
+  lines.push(`Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}; etcd ${m.etcd ?? '-'}; Capstan commit ${m.capstanCommit ?? '-'}; load average ${m.loadAverageAtStart.join(' ')} at the start, ${m.loadAverageAtEnd?.join(' ') ?? '-'} at the end.`);
   lines.push('Each cell: median (min–max) of the runs. Every system ran as its own process, driven from a separate load-generating process over loopback keep-alive HTTPS (etcd: the etcd3 gRPC client); nothing was pinned to a core.');
   lines.push('');
   lines.push(`| workload | c | unit | ${SYSTEMS.capstan} | ${SYSTEMS.capstanEtcd} | ${SYSTEMS.floor} | ${SYSTEMS.etcd} | ratio | target | |`);

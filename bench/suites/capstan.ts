@@ -31,30 +31,44 @@ export async function seedObjects(ctx: Context, target: Target, namespace: strin
 
 export async function capstanWorkloads(ctx: Context, system: string, target: Target): Promise<void> {
   const api = new ApiClient(target);
+  // A workload that fails is noted and the next one still runs: one server bug must not hide the rest.
+  const guard = async (workload: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (e) {
+      ctx.note(`${system} / ${workload} failed: ${(e as Error).message.split('\n').slice(0, 2).join(' | ').slice(0, 500)}`);
+    }
+  };
   try {
     for (const ns of [GET_NAMESPACE, LIST_NAMESPACE, WATCH_NAMESPACE]) await api.ensureNamespace(ns);
     const needGetObjects = ctx.wants(W.get, W.patch, W.getH2, W.list10k, W.list10kPaged);
     if (needGetObjects) await seedObjects(ctx, target, GET_NAMESPACE, GET_PREFIX, GET_COUNT);
     const getSpec = { type: 'get-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT } as const;
 
-    for (const c of ctx.quick ? [50] : [1, 10, 50]) await autocannonFigure(ctx, system, W.create, target, c, { type: 'create-generated', namespace: 'default' });
-    await autocannonFigure(ctx, system, W.get, target, 50, getSpec);
+    for (const c of ctx.quick ? [50] : [1, 10, 50]) {
+      await guard(W.create, () => autocannonFigure(ctx, system, W.create, target, c, { type: 'create-generated', namespace: 'default' }));
+    }
+    await guard(W.get, () => autocannonFigure(ctx, system, W.get, target, 50, getSpec));
     if (ctx.wants(W.update)) {
-      for (let i = 0; i < 50; i++) await api.ensureConfigMap('default', `${UPDATE_PREFIX}${i}`);
-      await putChainFigure(ctx, system, target, 'default', UPDATE_PREFIX);
+      await guard(W.update, async () => {
+        for (let i = 0; i < 50; i++) await api.ensureConfigMap('default', `${UPDATE_PREFIX}${i}`);
+        await putChainFigure(ctx, system, target, 'default', UPDATE_PREFIX);
+      });
     }
     if (!ctx.quick) {
-      await autocannonFigure(ctx, system, W.patch, target, 50, { type: 'patch-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT });
-      await h2Figure(ctx, system, W.createH2, target, { type: 'create-generated', namespace: 'default' });
-      await h2Figure(ctx, system, W.getH2, target, getSpec);
+      await guard(W.patch, () => autocannonFigure(ctx, system, W.patch, target, 50, { type: 'patch-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT }));
+      await guard(W.createH2, () => h2Figure(ctx, system, W.createH2, target, { type: 'create-generated', namespace: 'default' }));
+      await guard(W.getH2, () => h2Figure(ctx, system, W.getH2, target, getSpec));
     }
     if (!ctx.quick && ctx.wants(W.list1k)) {
-      await seedObjects(ctx, target, LIST_NAMESPACE, LIST_PREFIX, 1000);
-      await listFigure(ctx, system, W.list1k, target, configMapPath(LIST_NAMESPACE), 1000);
+      await guard(W.list1k, async () => {
+        await seedObjects(ctx, target, LIST_NAMESPACE, LIST_PREFIX, 1000);
+        await listFigure(ctx, system, W.list1k, target, configMapPath(LIST_NAMESPACE), 1000);
+      });
     }
-    if (ctx.wants(W.list10k)) await listFigure(ctx, system, W.list10k, target, configMapPath(GET_NAMESPACE), GET_COUNT);
-    if (!ctx.quick && ctx.wants(W.list10kPaged)) await listFigure(ctx, system, W.list10kPaged, target, configMapPath(GET_NAMESPACE), GET_COUNT, 500);
-    if (ctx.wants(W.fanoutRate, W.fanoutP50, W.fanoutP99)) await fanOut(ctx, system, target, api);
+    if (ctx.wants(W.list10k)) await guard(W.list10k, () => listFigure(ctx, system, W.list10k, target, configMapPath(GET_NAMESPACE), GET_COUNT));
+    if (!ctx.quick && ctx.wants(W.list10kPaged)) await guard(W.list10kPaged, () => listFigure(ctx, system, W.list10kPaged, target, configMapPath(GET_NAMESPACE), GET_COUNT, 500));
+    if (ctx.wants(W.fanoutRate, W.fanoutP50, W.fanoutP99)) await guard('watch fan-out', () => fanOut(ctx, system, target, api));
   } finally {
     api.close();
   }
