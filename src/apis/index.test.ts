@@ -10,12 +10,12 @@ test('allKinds lists the foundation kinds once each', () => {
   assert.equal(new Set(names).size, names.length);
 });
 
-test('every kind serves its storage version and has Name and Age columns', () => {
+test('every kind serves its storage version and has Name and Age (or Created At) columns', () => {
   for (const k of allKinds()) {
     assert.ok(k.versions.some((v) => v.name === k.storageVersion), k.kind);
     const cols = (k.tableColumns ?? []).map((c) => c.name);
     assert.equal(cols[0], 'Name', k.kind);
-    assert.ok(cols.includes('Age'), k.kind);
+    assert.ok(cols.includes('Age') || cols.includes('Created At'), k.kind);
   }
 });
 

@@ -2,7 +2,8 @@
 import type { KindDefinition } from './kind.ts';
 import { kinds as core } from './core/index.ts';
 import { kinds as coordination } from './coordination/index.ts';
+import { kinds as rbac } from './rbac/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination];
+  return [...core, ...coordination, ...rbac];
 }
