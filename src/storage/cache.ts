@@ -12,8 +12,6 @@ export interface CachedObject {
   json: string;
 }
 
-export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
-
 export interface CacheEvent {
   revision: number;
   /** The object after the event (for a delete: the last state, stamped with the delete's revision). */
@@ -26,13 +24,16 @@ export interface CacheEvent {
 export interface CacheWatcher {
   /** Called for every event after the watcher's start revision, in order. */
   onEvent(event: CacheEvent): void;
-  /** The cache stopped (storage failure or shutdown): the watch must end so the client re-lists. */
+  /** The watcher was dropped (storage failure, shutdown, or its onEvent threw): the watch must end so the
+   *  client re-lists. */
   onClose(err?: Error): void;
 }
 
 export interface WatchCacheOptions {
   /** How many recent events are kept for watches that resume from a resourceVersion. */
   eventWindow?: number;
+  /** Delay before the cache re-lists after its storage watch failed. */
+  restartDelayMs?: number;
 }
 
 export class TooOldResourceVersionError extends Error {
@@ -45,31 +46,50 @@ export class TooOldResourceVersionError extends Error {
   }
 }
 
+/** The cache is re-listing after its storage watch failed (or was stopped). */
+export class CacheUnavailableError extends Error {}
+
 /** Parses a stored value and stamps it with its resourceVersion, once per write. */
 export function decodeKv(kv: KeyValue, revision = kv.modRevision): CachedObject {
-  const object = JSON.parse(kv.value);
-  object.metadata ??= {};
-  object.metadata.resourceVersion = String(revision);
-  const parts = kv.key.split('/');
-  const name = parts[parts.length - 1];
-  return { key: kv.key, namespace: object.metadata.namespace ?? '', name, modRevision: revision, object, json: JSON.stringify(object) };
+  const stored = JSON.parse(kv.value);
+  // Kubernetes writes the type and the metadata first; the rest keeps its stored order.
+  const { kind, apiVersion, metadata, ...rest } = stored;
+  const object = { kind, apiVersion, metadata: orderMetadata(metadata ?? {}, String(revision)), ...rest };
+  const name = kv.key.slice(kv.key.lastIndexOf('/') + 1);
+  return { key: kv.key, namespace: (object.metadata.namespace as string | undefined) ?? '', name, modRevision: revision, object, json: JSON.stringify(object) };
+}
+
+/** ObjectMeta's fields in the order Kubernetes encodes them. */
+const METADATA_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+
+/** The metadata in Kubernetes' field order, stamped with its resourceVersion. */
+function orderMetadata(metadata: Record<string, unknown>, resourceVersion: string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of METADATA_ORDER) {
+    if (k === 'resourceVersion') out[k] = resourceVersion;
+    else if (metadata[k] !== undefined) out[k] = metadata[k];
+  }
+  for (const k of Object.keys(metadata)) if (!(k in out)) out[k] = metadata[k];
+  return out;
 }
 
 /** A copy of `obj` stamped with another resourceVersion (a delete event carries the delete's revision). */
-function restamp(obj: CachedObject, revision: number): CachedObject {
+export function restamp(obj: CachedObject, revision: number): CachedObject {
   const object = structuredClone(obj.object);
   object.metadata.resourceVersion = String(revision);
-  return { ...obj, modRevision: revision, object, json: JSON.stringify(object) };
+  return { key: obj.key, namespace: obj.namespace, name: obj.name, modRevision: revision, object, json: JSON.stringify(object) };
 }
 
 export class WatchCache {
   readonly prefix: string;
   private readonly storage: Storage;
-  private readonly objects = new Map<string, CachedObject>();
+  private objects = new Map<string, CachedObject>();
+  /** Keys in order, built on first use after a (re)load and kept sorted as keys come and go. */
   private sortedKeys: string[] | undefined = [];
-  private readonly events: CacheEvent[] = [];
+  private events: CacheEvent[] = [];
   private eventStart = 0; // index of the oldest event in `events`
   private readonly eventWindow: number;
+  private readonly restartDelayMs: number;
   /** Every event with revision <= this has been applied. */
   private rev = 0;
   /** Revision before the oldest event kept: watches from at least this revision can be served. */
@@ -77,12 +97,16 @@ export class WatchCache {
   private readonly watchers = new Set<CacheWatcher>();
   private readonly waiters: { revision: number; resolve: () => void }[] = [];
   private handle: WatchHandle | undefined;
-  private failure: Error | undefined;
+  private failure: Error | undefined = new CacheUnavailableError('storage is (re)initializing');
+  private stopped = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private generation = 0;
 
   constructor(storage: Storage, prefix: string, opts: WatchCacheOptions = {}) {
     this.storage = storage;
     this.prefix = prefix;
     this.eventWindow = opts.eventWindow ?? 10_000;
+    this.restartDelayMs = opts.restartDelayMs ?? 1000;
   }
 
   get revision(): number {
@@ -93,29 +117,48 @@ export class WatchCache {
     return this.objects.size;
   }
 
+  /** Why the cache cannot serve watches right now (it is loading, re-listing or stopped). */
   get failed(): Error | undefined {
     return this.failure;
   }
 
+  /** Number of registered watchers. */
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
   /** Loads the current objects and starts following storage. */
   async start(): Promise<void> {
+    this.stopped = false;
     const snapshot = await this.storage.range(this.prefix);
-    for (const kv of snapshot.kvs) this.objects.set(kv.key, decodeKv(kv));
+    if (this.stopped) return;
+    const objects = new Map<string, CachedObject>();
+    for (const kv of snapshot.kvs) objects.set(kv.key, decodeKv(kv));
+    // The swap is synchronous: a reader sees the old state or the new one, never a mix.
+    this.objects = objects;
     this.sortedKeys = undefined;
-    this.rev = snapshot.revision;
+    this.events = [];
+    this.eventStart = 0;
+    this.rev = Math.max(this.rev, snapshot.revision);
     this.oldestResumable = snapshot.revision;
     this.failure = undefined;
+    // Calls from a storage watch this cache has given up on are ignored.
+    const generation = ++this.generation;
+    const current = () => generation === this.generation && !this.failure;
     this.handle = this.storage.watch(this.prefix, snapshot.revision, {
-      onEvents: (events) => this.apply(events),
-      onProgress: (revision) => this.advance(revision),
-      onError: (err) => this.fail(err),
+      onEvents: (events) => { if (current()) this.apply(events); },
+      onProgress: (revision) => { if (current()) this.advance(revision); },
+      onError: (err) => { if (current()) this.fail(err); },
     });
+    this.wake();
   }
 
   stop(): void {
+    this.stopped = true;
+    clearTimeout(this.restartTimer);
     this.handle?.cancel();
     this.handle = undefined;
-    this.fail(new Error('watch cache stopped'));
+    this.fail(new CacheUnavailableError('watch cache stopped'));
   }
 
   get(key: string): CachedObject | undefined {
@@ -124,11 +167,24 @@ export class WatchCache {
 
   /** Current objects under `keyPrefix` (the whole resource, or one namespace), in key order. */
   list(keyPrefix = this.prefix): CachedObject[] {
+    return [...this.scan(keyPrefix)];
+  }
+
+  /** Current objects under `keyPrefix` in key order, from `fromKey` (inclusive) on. Lazy: a page reads only
+   *  what it needs. The caller consumes it synchronously (the cache does not change in between). */
+  *scan(keyPrefix = this.prefix, fromKey = ''): Generator<CachedObject> {
     const keys = this.keysInOrder();
-    let lo = keyPrefix === this.prefix ? 0 : lowerBound(keys, keyPrefix);
-    const out: CachedObject[] = [];
-    for (; lo < keys.length && keys[lo].startsWith(keyPrefix); lo++) out.push(this.objects.get(keys[lo])!);
-    return out;
+    const start = fromKey > keyPrefix ? fromKey : keyPrefix;
+    for (let i = start === this.prefix ? 0 : lowerBound(keys, start); i < keys.length && keys[i].startsWith(keyPrefix); i++) {
+      yield this.objects.get(keys[i])!;
+    }
+  }
+
+  /** Number of objects under `keyPrefix` from `fromKey` (inclusive) on. */
+  countFrom(keyPrefix: string, fromKey = ''): number {
+    const keys = this.keysInOrder();
+    const start = fromKey > keyPrefix ? fromKey : keyPrefix;
+    return lowerBound(keys, prefixUpperBound(keyPrefix)) - lowerBound(keys, start);
   }
 
   /** Resolves true once the cache has seen `revision`, false after `timeoutMs`. */
@@ -146,15 +202,20 @@ export class WatchCache {
   }
 
   /** Registers a watcher for events after `afterRevision`, replaying the kept ones first.
-   *  Throws TooOldResourceVersionError when events after that revision are no longer kept. */
+   *  Throws TooOldResourceVersionError when events after that revision are no longer kept, and the
+   *  failure (CacheUnavailableError ...) while the cache cannot serve. */
   watch(afterRevision: number, watcher: CacheWatcher): () => void {
     if (this.failure) throw this.failure;
     if (afterRevision < this.oldestResumable) throw new TooOldResourceVersionError(afterRevision, this.oldestResumable);
-    for (let i = this.eventStart; i < this.events.length; i++) {
-      if (this.events[i].revision > afterRevision) watcher.onEvent(this.events[i]);
+    // Replay only what is after the start: a binary search finds the first such event.
+    let lo = this.eventStart, hi = this.events.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.events[mid].revision <= afterRevision) lo = mid + 1; else hi = mid;
     }
+    for (let i = lo; i < this.events.length; i++) watcher.onEvent(this.events[i]);
     this.watchers.add(watcher);
-    return () => this.watchers.delete(watcher);
+    return () => { this.watchers.delete(watcher); };
   }
 
   /** Oldest revision a watch can resume from without going to storage. */
@@ -184,9 +245,21 @@ export class WatchCache {
       }
       this.rev = event.revision;
       this.record(event);
-      for (const w of this.watchers) w.onEvent(event);
+      this.dispatch(event);
     }
     this.wake();
+  }
+
+  /** Fans an event out. A watcher that throws is dropped and told so; the others and the cache go on. */
+  private dispatch(event: CacheEvent): void {
+    for (const w of this.watchers) {
+      try {
+        w.onEvent(event);
+      } catch (err) {
+        this.watchers.delete(w);
+        try { w.onClose(err as Error); } catch { /* the watcher is gone either way */ }
+      }
+    }
   }
 
   private record(event: CacheEvent): void {
@@ -213,11 +286,25 @@ export class WatchCache {
     }
   }
 
+  /** The storage watch ended: every watcher is closed (its client re-lists), and the cache re-lists too. */
   private fail(err: Error): void {
     this.failure = err;
+    this.handle?.cancel();
+    this.handle = undefined;
     const watchers = [...this.watchers];
     this.watchers.clear();
-    for (const w of watchers) w.onClose(err);
+    for (const w of watchers) {
+      try { w.onClose(err); } catch { /* closing is best effort */ }
+    }
+    if (!this.stopped) this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      this.start().catch(() => { if (!this.stopped) this.scheduleRestart(); });
+    }, this.restartDelayMs);
+    this.restartTimer.unref();
   }
 }
 
@@ -237,6 +324,11 @@ function restampLazy(last: CachedObject, revision: number): CachedObject {
 
 function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The first string after every string that starts with `prefix`. */
+function prefixUpperBound(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 function lowerBound(keys: string[], key: string): number {
