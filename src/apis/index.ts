@@ -3,7 +3,8 @@ import type { KindDefinition } from './kind.ts';
 import { kinds as core } from './core/index.ts';
 import { kinds as coordination } from './coordination/index.ts';
 import { kinds as rbac } from './rbac/index.ts';
+import { kinds as certificates } from './certificates/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac];
+  return [...core, ...coordination, ...rbac, ...certificates];
 }

@@ -43,7 +43,9 @@ export async function kindHarness(def: KindDefinition): Promise<KindHarness> {
     async update(obj, opts = {}) {
       const namespace = opts.namespace ?? obj.metadata?.namespace ?? '';
       const sub = opts.subresource ?? '';
-      const r = await store.update(namespace, () => structuredClone(obj), {
+      const next = structuredClone(obj);
+      delete next.metadata?.resourceVersion;
+      const r = await store.update(namespace, () => structuredClone(next), {
         ctx: requestContext(sub, opts.user), dryRun: false, subresource: sub, allowCreate: !!def.allowCreateOnUpdate && !sub, name: obj.metadata.name!,
       });
       await settle();

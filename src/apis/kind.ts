@@ -51,6 +51,9 @@ export interface StatusSubresource {
   mainResetsFields?: string[];
   /** Top-level fields a write to /status may change besides metadata labels and annotations; default `status`. */
   statusFields?: string[];
+  /** Further sub-resources that, like status, take and answer the whole object and write only the status
+   *  fields (a CertificateSigningRequest's `approval`); hooks tell them apart by `ctx.subresource`. */
+  variants?: string[];
 }
 
 /** A sub-resource served as a view over the same stored object (Scale, approval ...). */

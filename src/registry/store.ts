@@ -295,7 +295,7 @@ export class ResourceStore {
     if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation; else delete meta.generation;
 
     const statusFields = this.def.status ? (this.def.status.statusFields ?? ['status']) : [];
-    if (opts.subresource === 'status') {
+    if (opts.subresource === 'status' || this.def.status?.variants?.includes(opts.subresource)) {
       // A status write changes the status fields, labels and annotations, and nothing else.
       const merged = structuredClone(old) as ApiObject;
       for (const f of statusFields) { if (obj[f] === undefined) delete merged[f]; else merged[f] = obj[f]; }

@@ -88,6 +88,7 @@ export interface SubresourceInfo {
 export function subresourcesOf(def: KindDefinition, version: string): SubresourceInfo[] {
   const subs: SubresourceInfo[] = [];
   if (def.status) subs.push({ name: 'status', kind: def.kind, verbs: [...STATUS_VERBS] });
+  for (const name of def.status?.variants ?? []) subs.push({ name, kind: def.kind, verbs: [...STATUS_VERBS] });
   for (const view of def.views ?? []) {
     const foreign = view.group !== def.group || view.version !== version;
     subs.push({

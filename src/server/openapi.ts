@@ -254,6 +254,7 @@ function groupVersionPaths(served: readonly ServedKind[], group: string, version
     // Sub-resources, in name order as Kubernetes installs them.
     const subs: { name: string; view?: ViewWithSchema }[] = [];
     if (def.status) subs.push({ name: 'status' });
+    for (const name of def.status?.variants ?? []) subs.push({ name });
     for (const view of def.views ?? []) subs.push({ name: view.name, view });
     subs.sort((a, b) => compare(a.name, b.name));
     for (const sub of subs) {

@@ -35,7 +35,7 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
   const params = parseQuery(query);
   const sub = info.subresource;
   if (info.parts.length) throw status.pathNotFound();
-  if (sub && sub !== 'status' && !def.views?.some((v) => v.name === sub)) throw status.pathNotFound();
+  if (sub && sub !== 'status' && !def.status?.variants?.includes(sub) && !def.views?.some((v) => v.name === sub)) throw status.pathNotFound();
   if (sub === 'status' && !def.status) throw status.pathNotFound();
   if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw status.pathNotFound();
   const namespace = def.namespaced ? info.namespace : '';
