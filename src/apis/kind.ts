@@ -107,6 +107,13 @@ export interface KindDefinition {
   canonicalize?(obj: ApiObject): void;
   /** Fields usable in field selectors besides metadata.name and metadata.namespace. */
   fieldSelectors?: Record<string, (obj: ApiObject) => string>;
+  /** How an unsupported field selector is refused, as Kubernetes' field label conversion does: 'custom' (the
+   *  kind registers its own conversion: Pod, Node, Namespace, Secret, Service, Event ...; only metadata.name,
+   *  metadata.namespace when namespaced, and `fieldSelectors` are accepted, others are `field label not
+   *  supported: x`) or 'default'. Unset: 'custom' when the kind declares `fieldSelectors`. */
+  fieldSelectorStyle?: 'default' | 'custom';
+  /** Old field selector names the conversion rewrites (Pod's `spec.host` → `spec.nodeName`). */
+  fieldSelectorAliases?: Record<string, string>;
   tableColumns?: TableColumn[];
   /** Strips what is never stored nor returned (Secret's write-only stringData), before every write. */
   decorate?(obj: ApiObject): void;

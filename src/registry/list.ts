@@ -5,9 +5,9 @@ import type { Storage } from '../storage/interface.ts';
 import { CompactedError, FutureRevisionError, prefixEnd } from '../storage/interface.ts';
 import { decodeKv, type CachedObject } from '../storage/cache.ts';
 import type { ResourceStore } from './store.ts';
-import { buildSelection, type Selection } from './selection.ts';
+import { buildSelection, parseSelectors, type Selection } from './selection.ts';
 import * as status from '../machinery/status.ts';
-import { invalid as fieldInvalid, forbidden as fieldForbidden, notSupported, type FieldError } from '../machinery/field-errors.ts';
+import { forbidden as fieldForbidden, notSupported, type FieldError } from '../machinery/field-errors.ts';
 
 export interface ListOptions {
   labelSelector?: string;
@@ -30,68 +30,185 @@ export interface ListResult {
 /** How long a read waits for the cache to reach a requested revision before answering 504. */
 export const FRESHNESS_WAIT_MS = 3000;
 
-/** 422 on ListOptions, as Kubernetes validates list and watch options. */
+/** The group Kubernetes names in ListOptions errors (meta.k8s.io, renamed). */
+export const META_GROUP = 'meta.svc.io';
+const CONTINUE_VERSION = 'meta.svc.io/v1';
+
+const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
+const INCONSISTENT_CONTINUE = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
+
+/** 422 on ListOptions, as Kubernetes validates list and watch options (with the WatchList feature on). */
 export function validateListOptions(opts: ListOptions): void {
   const errs: FieldError[] = [];
-  const rvm = opts.resourceVersionMatch;
-  if (rvm !== undefined && rvm !== '') {
-    if (opts.watch) {
-      if (!opts.sendInitialEvents) errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
-      else if (rvm !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', rvm, ['NotOlderThan']));
-    } else {
+  const rvm = opts.resourceVersionMatch ?? '';
+  if (opts.watch) {
+    if (opts.sendInitialEvents !== undefined && rvm !== 'NotOlderThan') {
+      errs.push(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    }
+    if (rvm) {
+      if (opts.sendInitialEvents === undefined) errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+      if (rvm !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', rvm, ['NotOlderThan']));
+      if (opts.continue) errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+    }
+  } else {
+    if (rvm) {
       if (!opts.resourceVersion) errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
       if (opts.continue) errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-      if (rvm !== 'Exact' && rvm !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', rvm, ['Exact', 'NotOlderThan']));
+      if (rvm !== 'Exact' && rvm !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', rvm, ['Exact', 'NotOlderThan', '']));
       if (rvm === 'Exact' && opts.resourceVersion === '0') errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
     }
+    if (opts.sendInitialEvents !== undefined) errs.push(fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
   }
-  if (opts.sendInitialEvents !== undefined) {
-    if (!opts.watch) errs.push(fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
-    else if (rvm !== 'NotOlderThan') errs.push(fieldForbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
-  }
-  if (opts.resourceVersion !== undefined && opts.resourceVersion !== '' && parseResourceVersion(opts.resourceVersion) === undefined) {
-    throw status.badRequest(`Invalid value for resourceVersion: ${JSON.stringify(opts.resourceVersion)}`);
-  }
-  if (errs.length) throw status.invalid('meta.k8s.io', 'ListOptions', '', errs);
+  if (errs.length) throw status.invalid(META_GROUP, 'ListOptions', '', errs);
 }
 
+const MAX_UINT64 = 2n ** 64n - 1n;
+
+/** Why a resourceVersion is not a version, in Go's words (strconv.ParseUint); undefined when it is one. */
+function resourceVersionSyntaxError(rv: string): string | undefined {
+  if (!/^[0-9]+$/.test(rv)) return `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: invalid syntax`;
+  if (BigInt(rv) > MAX_UINT64) return `resourceVersion: Invalid value: ${JSON.stringify(rv)}: strconv.ParseUint: parsing ${JSON.stringify(rv)}: value out of range`;
+  return undefined;
+}
+
+/** A numeric resourceVersion, or undefined when it is not one. */
 export function parseResourceVersion(rv: string): number | undefined {
-  if (!/^[0-9]+$/.test(rv)) return undefined;
-  const n = Number(rv);
-  return Number.isSafeInteger(n) ? n : undefined;
+  return resourceVersionSyntaxError(rv) === undefined ? Number(rv) : undefined;
 }
 
-interface ContinueToken {
+/**
+ * The resourceVersion a get, list or watch names: undefined when unset, else its number. A value that is not
+ * a version fails as Kubernetes' watch cache fails it: a 500 carrying the parse error.
+ */
+export function requestedResourceVersion(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const err = resourceVersionSyntaxError(text);
+  if (err) throw new status.StatusError(500, '', err);
+  return Number(text);
+}
+
+export interface ContinueToken {
+  /** The revision the first page was read at; 0 means "the latest" (a token handed out with a 410). */
   rv: number;
+  /** Where the next page starts, relative to the list's key prefix (ends with NUL). */
   start: string;
 }
 
-export function encodeContinue(rv: number, lastKeyAfterPrefix: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.svc.io/v1', rv, start: lastKeyAfterPrefix + '\u0000' })).toString('base64url');
+export function encodeContinue(rv: number, startAfterPrefix: string): string {
+  return Buffer.from(JSON.stringify({ v: CONTINUE_VERSION, rv, start: startAfterPrefix })).toString('base64url');
 }
 
+function invalidContinue(reason: string): status.StatusError {
+  return status.badRequest(`invalid continue token: continue key is not valid: ${reason}`);
+}
+
+/** Decodes a continue token; a 400 with Kubernetes' texts when it is not one this server handed out. */
 export function decodeContinue(token: string): ContinueToken {
-  let parsed: { v?: string; rv?: number; start?: string };
+  const bytes = decodeRawBase64Url(token);
+  const text = bytes.toString('utf8');
+  let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
-    throw status.badRequest('continue key is not valid: invalid continue token');
+    throw invalidContinue(goJsonSyntaxError(text));
   }
-  if (!parsed || typeof parsed !== 'object' || (parsed.v !== 'meta.svc.io/v1' && parsed.v !== 'meta.k8s.io/v1')) {
-    throw status.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.svc.io/v1)');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw invalidContinue(`json: cannot unmarshal ${goJsonType(parsed)} into Go value of type storage.continueToken`);
   }
-  if (typeof parsed.rv !== 'number' || parsed.rv <= 0 || typeof parsed.start !== 'string' || !parsed.start) {
-    throw status.badRequest('continue key is not valid: invalid continue token');
+  const t = parsed as Record<string, unknown>;
+  const fieldTypes: [string, 'string' | 'number', string][] = [['v', 'string', 'string'], ['rv', 'number', 'int64'], ['start', 'string', 'string']];
+  for (const [field, jsType, goType] of fieldTypes) {
+    const value = t[field];
+    if (value !== undefined && value !== null && (typeof value !== jsType || (jsType === 'number' && !Number.isInteger(value)))) {
+      throw invalidContinue(`json: cannot unmarshal ${goJsonType(value)} into Go struct field continueToken.${field} of type ${goType}`);
+    }
   }
-  const clean = parsed.start.replace(/\u0000$/, '');
-  if (clean.split('/').some((seg) => seg === '.' || seg === '..')) throw status.badRequest('continue key is not valid: invalid continue token');
-  return { rv: parsed.rv, start: parsed.start };
+  const version = (t.v as string | undefined) ?? '';
+  if (version !== CONTINUE_VERSION && version !== 'meta.k8s.io/v1') throw invalidContinue(`server does not recognize this encoded version ${version}`);
+  const rv = (t.rv as number | undefined) ?? 0;
+  if (rv === 0) throw invalidContinue(`incorrect encoded start resourceVersion (version ${CONTINUE_VERSION})`);
+  const start = (t.start as string | undefined) ?? '';
+  if (!start) throw invalidContinue(`encoded start key empty (version ${CONTINUE_VERSION})`);
+  // A start that path cleaning would change could reach outside the list's prefix.
+  const rooted = start.startsWith('/') ? start : '/' + start;
+  if (!isCleanPath(rooted)) throw invalidContinue(start);
+  return { rv: rv > 0 ? rv : 0, start: rooted.slice(1) };
 }
 
-/** Brings the cache to the store's current revision (a consistent read). */
+/** Go's base64.RawURLEncoding.DecodeString: the URL alphabet, no padding; CR and LF are skipped. */
+function decodeRawBase64Url(s: string): Buffer {
+  let n = 0;
+  let lastIndex = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === '\r' || c === '\n') continue;
+    if (!/[A-Za-z0-9_-]/.test(c)) throw invalidContinue(`illegal base64 data at input byte ${i}`);
+    n++;
+    lastIndex = i;
+  }
+  if (n % 4 === 1) throw invalidContinue(`illegal base64 data at input byte ${lastIndex}`);
+  return Buffer.from(s.replace(/[\r\n]/g, ''), 'base64url');
+}
+
+function goJsonType(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+/** The first error Go's JSON decoder reports for text JSON.parse refused (the common cases). */
+function goJsonSyntaxError(text: string): string {
+  const trimmed = text.trimStart();
+  if (!trimmed) return 'unexpected end of JSON input';
+  const c = trimmed[0];
+  if (!/[{["\-0-9tfn]/.test(c)) return `invalid character ${goQuoteChar(c)} looking for beginning of value`;
+  return 'unexpected end of JSON input';
+}
+
+function goQuoteChar(c: string): string {
+  if (c === "'") return "'\\''";
+  if (c === '"') return "'\"'";
+  const code = c.codePointAt(0)!;
+  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
+  return `'${c}'`;
+}
+
+/** True when Go's path.Clean would leave the rooted path as it is. */
+function isCleanPath(p: string): boolean {
+  if (p === '/') return true;
+  if (p.endsWith('/')) return false;
+  return p.slice(1).split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
+}
+
+/** A 410 for a continue token whose snapshot is compacted, carrying a token that continues at the latest revision. */
+class ExpiredContinueError extends status.StatusError {
+  readonly continueToken: string;
+  constructor(continueToken: string) {
+    super(410, 'Expired', INCONSISTENT_CONTINUE);
+    this.continueToken = continueToken;
+  }
+  override toStatus(): status.Status {
+    const s = super.toStatus();
+    s.metadata = { continue: this.continueToken };
+    return s;
+  }
+}
+
+/** Brings the cache to the store's current revision (a consistent read); false when it does not get there in time. */
+export async function syncCache(store: ResourceStore, storage: Storage): Promise<boolean> {
+  let rev: number;
+  try {
+    rev = await storage.currentRevision();
+  } catch (err) {
+    throw store.storageError(err, 'list', '');
+  }
+  return store.cache.waitFor(rev, FRESHNESS_WAIT_MS);
+}
+
+/** Brings the cache to the store's current revision (a consistent read); 504 when it does not get there in time. */
 export async function syncToStorage(store: ResourceStore, storage: Storage): Promise<void> {
-  const rev = await storage.currentRevision();
-  if (!(await store.cache.waitFor(rev, FRESHNESS_WAIT_MS))) throw status.tooLargeResourceVersion(rev, store.cache.revision);
+  if (!(await syncCache(store, storage))) throw status.tooLargeResourceVersion(await storage.currentRevision(), store.cache.revision);
 }
 
 /** Waits until the cache is at least at `rv` ("not older than"); 504 Too large resource version otherwise. */
@@ -100,81 +217,111 @@ export async function waitNotOlderThan(store: ResourceStore, rv: number): Promis
 }
 
 export async function listObjects(store: ResourceStore, storage: Storage, namespace: string, opts: ListOptions): Promise<ListResult> {
+  const parsed = parseSelectors(opts.labelSelector, opts.fieldSelector);
   validateListOptions(opts);
-  const selection = buildSelection(store.def, namespace, opts.labelSelector, opts.fieldSelector);
+  const selection = buildSelection(store.def, namespace, parsed);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
   const rvText = opts.resourceVersion ?? '';
-  const rv = rvText ? parseResourceVersion(rvText)! : undefined;
+  const prefix = store.listPrefix(namespace);
 
+  // Continuations, exact reads and the legacy "limit with a version" read storage at a pinned revision.
   if (opts.continue) {
-    if (rv) throw status.badRequest('specifying resource version is not allowed when using continue');
     const token = decodeContinue(opts.continue);
-    return listFromStorage(store, storage, selection, token.rv, store.listPrefix(namespace) + '', token.start, limit);
+    if (rvText !== '' && rvText !== '0') throw status.badRequest('specifying resource version is not allowed when using continue');
+    return listFromStorage(store, storage, selection, token.rv, prefix, token.start, limit);
   }
-  if (opts.resourceVersionMatch === 'Exact' || (limit && rv && !opts.resourceVersionMatch)) {
-    return listFromStorage(store, storage, selection, rv!, store.listPrefix(namespace), '', limit);
+  const exact = opts.resourceVersionMatch === 'Exact' || (limit > 0 && !opts.resourceVersionMatch && rvText !== '' && rvText !== '0');
+  if (exact) {
+    const syntax = resourceVersionSyntaxError(rvText);
+    if (syntax) throw status.badRequest(`invalid resource version: ${syntax}`);
+    const rv = Number(rvText);
+    // A version the store has not reached yet is waited for, then a 504.
+    if (rv > store.cache.revision) await waitNotOlderThan(store, rv);
+    return listFromStorage(store, storage, selection, rv, prefix, '', limit);
   }
-  if (rv === undefined) await syncToStorage(store, storage);
-  else if (rv > 0) await waitNotOlderThan(store, rv);
-  const revision = store.cache.revision;
-  const all = store.cache.list(store.listPrefix(namespace));
+
+  const rv = requestedResourceVersion(rvText);
+  if (rv === undefined) {
+    // Most recent: the cache once it has caught up with storage, else storage itself.
+    if (!(await syncCache(store, storage))) return listFromStorage(store, storage, selection, 0, prefix, '', limit);
+  } else if (rv > 0) {
+    await waitNotOlderThan(store, rv);
+  }
   // The cache serves `resourceVersion=0` lists whole, ignoring limit, as Kubernetes' cacher does.
-  const pageLimit = rv === 0 ? 0 : limit;
+  return listFromCache(store, selection, namespace, rv === 0 ? 0 : limit);
+}
+
+/** A page of the cache's current state; a continuation reads storage at the same revision. */
+function listFromCache(store: ResourceStore, selection: Selection, namespace: string, limit: number): ListResult {
+  const cache = store.cache;
+  const revision = cache.revision;
+  const prefix = store.listPrefix(namespace);
   const items: CachedObject[] = [];
-  let i = 0;
-  for (; i < all.length; i++) {
-    if (!selection.matches(all[i])) continue;
-    if (pageLimit && items.length === pageLimit) break;
-    items.push(all[i]);
+  let more = false;
+  if (selection.name !== undefined && (!store.def.namespaced || namespace)) {
+    // One object asked for by name: no scan.
+    const obj = cache.get(store.key(namespace, selection.name));
+    if (obj && selection.matches(obj)) items.push(obj);
+  } else {
+    for (const obj of cache.scan(prefix)) {
+      if (!selection.matches(obj)) continue;
+      if (limit && items.length === limit) { more = true; break; }
+      items.push(obj);
+    }
   }
   const result: ListResult = { items, resourceVersion: String(revision) };
-  if (pageLimit && i < all.length) {
-    const last = items[items.length - 1];
-    const remaining = all.length - i;
-    result.continue = encodeContinue(revision, last.key.slice(store.listPrefix(namespace).length));
-    if (!selection.filtered) result.remainingItemCount = remaining;
+  if (more) {
+    const start = items[items.length - 1].key.slice(prefix.length) + '\u0000';
+    result.continue = encodeContinue(revision, start);
+    if (!selection.filtered) result.remainingItemCount = cache.countFrom(prefix, prefix + start);
   }
   return result;
 }
 
+/**
+ * A page read from storage at `revision` (0: the latest, then pinned), starting at `start` (relative to the
+ * prefix). Like Kubernetes' etcd store, it reads batches until `limit` objects match.
+ */
 async function listFromStorage(store: ResourceStore, storage: Storage, selection: Selection, revision: number, prefix: string, start: string, limit: number): Promise<ListResult> {
   const items: CachedObject[] = [];
   let startKey = start ? prefix + start : undefined;
   const end = prefixEnd(prefix);
+  let readAt = revision;
   let more = false;
   let lastKey = '';
   let remaining = 0;
   try {
     for (;;) {
-      const pageSize = limit ? Math.max(limit - items.length, selection.filtered ? Math.min(limit * 2, 10_000) : 0) : 0;
-      const page = await storage.range(prefix, { revision, limit: pageSize || undefined, startKey });
+      const want = limit ? limit - items.length : 0;
+      const batch = limit ? (selection.filtered ? Math.min(Math.max(want, limit * 2), 10_000) : want) : 0;
+      const page = await storage.range(prefix, { revision: readAt || undefined, limit: batch || undefined, startKey });
+      readAt = page.revision;
+      let stoppedAt = -1;
       for (let i = 0; i < page.kvs.length; i++) {
         const kv = page.kvs[i];
+        if (limit && items.length === limit) { stoppedAt = i; break; }
+        lastKey = kv.key;
         const cached = store.cache.get(kv.key);
         const obj = cached && cached.modRevision === kv.modRevision ? cached : decodeKv(kv);
-        if (limit && items.length === limit) { more = true; remaining = page.count - i; break; }
-        lastKey = kv.key;
         if (selection.matches(obj)) items.push(obj);
       }
-      if (more || !page.more) {
-        if (!more && page.more) more = true;
-        break;
-      }
+      if (stoppedAt >= 0) { more = true; remaining = page.count - stoppedAt; break; }
+      if (!page.more) break;
       if (limit && items.length === limit) { more = true; remaining = page.count - page.kvs.length; break; }
       startKey = page.kvs[page.kvs.length - 1].key + '\u0000';
       if (startKey >= end) break;
     }
   } catch (err) {
     if (err instanceof CompactedError) {
-      if (start) throw status.expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.');
-      throw status.expired(`The resourceVersion for the provided list is too old.`);
+      if (start) throw new ExpiredContinueError(encodeContinue(-1, start));
+      throw status.expired(EXPIRED_LIST);
     }
     if (err instanceof FutureRevisionError) throw status.tooLargeResourceVersion(revision, err.current);
     throw store.storageError(err, 'list', '');
   }
-  const result: ListResult = { items, resourceVersion: String(revision) };
-  if (more && limit) {
-    result.continue = encodeContinue(revision, lastKey.slice(prefix.length));
+  const result: ListResult = { items, resourceVersion: String(readAt) };
+  if (more) {
+    result.continue = encodeContinue(readAt, lastKey.slice(prefix.length) + '\u0000');
     if (!selection.filtered && remaining > 0) result.remainingItemCount = remaining;
   }
   return result;

@@ -1,11 +1,12 @@
 // Watch with Kubernetes' start semantics: synthetic ADDED events for unset and "0", exact resume for any
-// other version (from the cache's window, else from storage history), selector transitions, bookmarks.
+// other version (from the cache's window, else from storage history), streaming lists, selector
+// transitions, and the revision bookmarks may carry.
 import type { Storage, WatchHandle } from '../storage/interface.ts';
 import { CompactedError } from '../storage/interface.ts';
-import { decodeKv, TooOldResourceVersionError, type CachedObject, type CacheEvent } from '../storage/cache.ts';
+import { decodeKv, restamp, TooOldResourceVersionError, CacheUnavailableError, type CachedObject, type CacheEvent, type CacheWatcher } from '../storage/cache.ts';
 import type { ResourceStore } from './store.ts';
-import { buildSelection } from './selection.ts';
-import { validateListOptions, parseResourceVersion, syncToStorage, FRESHNESS_WAIT_MS, type ListOptions } from './list.ts';
+import { buildSelection, parseSelectors, type Selection } from './selection.ts';
+import { validateListOptions, requestedResourceVersion, syncCache, FRESHNESS_WAIT_MS, type ListOptions } from './list.ts';
 import * as status from '../machinery/status.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -30,72 +31,119 @@ export interface ActiveWatch {
   stop(): void;
 }
 
-/** Starts a watch; resolves once the initial state (if any) has been sent. */
-export async function startWatch(store: ResourceStore, storage: Storage, namespace: string, opts: WatchOptions, sink: WatchSink): Promise<ActiveWatch> {
+export interface PreparedWatch {
+  /**
+   * Sends the initial state (if any) and starts following changes. A failure Kubernetes reports inside the
+   * stream (a version too old or too new) goes to `sink.error`; one it answers as an HTTP error (the cache
+   * re-initialising) is thrown.
+   */
+  start(sink: WatchSink): Promise<ActiveWatch>;
+}
+
+const STOPPED: ActiveWatch = { revision: () => 0, stop: () => {} };
+
+/**
+ * Checks a watch request as Kubernetes does before it starts streaming: selector syntax (400), ListOptions
+ * (422), field labels and the single-object name (400), the resourceVersion (500 when not a version).
+ * `name` is the object a single-object watch addresses in its path.
+ */
+export function prepareWatch(store: ResourceStore, storage: Storage, namespace: string, opts: WatchOptions, name = ''): PreparedWatch {
+  const parsed = parseSelectors(opts.labelSelector, opts.fieldSelector);
   validateListOptions({ ...opts, watch: true });
-  const selection = buildSelection(store.def, namespace, opts.labelSelector, opts.fieldSelector);
-  const rvText = opts.resourceVersion ?? '';
-  const rv = rvText ? parseResourceVersion(rvText)! : undefined;
+  const selection = buildSelection(store.def, namespace, parsed, name);
+  const rv = requestedResourceVersion(opts.resourceVersion);
+  return {
+    start: async (sink) => {
+      try {
+        return await startWatch(store, storage, namespace, selection, rv, opts, sink);
+      } catch (err) {
+        if (err instanceof CacheUnavailableError) throw status.tooManyRequests('storage is (re)initializing', 1);
+        if (!(err instanceof status.StatusError)) throw err;
+        sink.error(err);
+        return STOPPED;
+      }
+    },
+  };
+}
+
+async function startWatch(store: ResourceStore, storage: Storage, namespace: string, selection: Selection, rv: number | undefined, opts: WatchOptions, sink: WatchSink): Promise<ActiveWatch> {
   const cache = store.cache;
+  if (cache.failed) throw cache.failed;
   const prefix = store.listPrefix(namespace);
+  const deliver = selectionFilter(selection, sink);
+  const initialEvents = opts.sendInitialEvents ?? (rv === undefined || rv === 0);
 
-  const deliver = (e: CacheEvent) => {
-    const now = selection.matches(e.current) && !e.deleted;
-    const before = e.previous ? selection.matches(e.previous) : false;
-    if (e.deleted) { if (before) sink.event('DELETED', e.current); return; }
-    if (now && before) sink.event('MODIFIED', e.current);
-    else if (now) sink.event('ADDED', e.current);
-    else if (before) sink.event('DELETED', stampedPrevious(e));
-  };
-
-  let sentUpTo = 0;
-  const watcher = {
-    onEvent: (e: CacheEvent) => { if (e.current.key.startsWith(prefix)) deliver(e); sentUpTo = e.revision; },
-    onClose: () => sink.end(),
-  };
-
-  const initial = rv === undefined || rv === 0 || opts.sendInitialEvents;
-  if (initial) {
-    if (rv === undefined) await syncToStorage(store, storage);
-    else if (rv > 0 && !(await cache.waitFor(rv, FRESHNESS_WAIT_MS))) throw status.tooLargeResourceVersion(rv, cache.revision);
-    // Snapshot and registration happen in one turn: no event can fall between them.
+  if (initialEvents || rv === undefined || rv === 0) {
+    // Where the stream starts: the store's current state for unset (a consistent read), any state for "0",
+    // a state at least as new as N for a streamed list from N.
+    if (rv === undefined) {
+      const synced = await syncCache(store, storage);
+      if (!synced && opts.sendInitialEvents) throw status.tooLargeResourceVersion(await storage.currentRevision(), cache.revision);
+    } else if (rv > 0 && !(await cache.waitFor(rv, FRESHNESS_WAIT_MS))) {
+      throw status.tooLargeResourceVersion(rv, cache.revision);
+    }
+    if (cache.failed) throw cache.failed;
+    // The snapshot and the registration happen in one synchronous step: no event falls between them.
     const start = cache.revision;
-    for (const obj of cache.list(prefix)) if (selection.matches(obj)) sink.event('ADDED', obj);
-    if (opts.sendInitialEvents && opts.allowWatchBookmarks) sink.bookmark(start, true);
-    sentUpTo = start;
-    const unregister = cache.watch(start, watcher);
-    return { revision: () => Math.max(sentUpTo, cache.revision), stop: unregister };
+    if (initialEvents) {
+      for (const obj of initialState(store, namespace, selection, prefix)) sink.event('ADDED', obj);
+      if (opts.sendInitialEvents && opts.allowWatchBookmarks) sink.bookmark(start, true);
+    }
+    return followCache(store, prefix, start, start, deliver, sink);
   }
 
   // Start at exact: events strictly after rv.
-  if (rv! > cache.revision && !(await cache.waitFor(rv!, FRESHNESS_WAIT_MS))) throw status.tooLargeResourceVersion(rv!, cache.revision);
-  sentUpTo = rv!;
+  if (rv >= cache.oldestRevision || rv > cache.revision) {
+    // A version the cache has not reached yet: the watch waits for the changes after it, as Kubernetes' does.
+    return followCache(store, prefix, Math.min(rv, cache.revision), rv, deliver, sink);
+  }
+  return followStorage(storage, prefix, rv, deliver, sink);
+}
+
+/** The objects a watch starts with, in key order. */
+function* initialState(store: ResourceStore, namespace: string, selection: Selection, prefix: string): Generator<CachedObject> {
+  if (selection.name !== undefined && (!store.def.namespaced || namespace)) {
+    const obj = store.cache.get(store.key(namespace, selection.name));
+    if (obj && selection.matches(obj)) yield obj;
+    return;
+  }
+  for (const obj of store.cache.scan(prefix)) if (selection.matches(obj)) yield obj;
+}
+
+/** Registers with the cache from `from`, delivering only events after `after`. */
+function followCache(store: ResourceStore, prefix: string, from: number, after: number, deliver: (e: CacheEvent) => void, sink: WatchSink): ActiveWatch {
+  const cache = store.cache;
+  let sentUpTo = after;
+  const watcher: CacheWatcher = {
+    onEvent(e) {
+      if (e.revision <= after) return;
+      if (e.current.key.startsWith(prefix)) deliver(e);
+      sentUpTo = e.revision;
+    },
+    onClose: () => sink.end(),
+  };
   try {
-    const unregister = cache.watch(rv!, watcher);
+    const unregister = cache.watch(from, watcher);
     return { revision: () => Math.max(sentUpTo, cache.revision), stop: unregister };
   } catch (err) {
-    if (!(err instanceof TooOldResourceVersionError)) throw err;
+    if (err instanceof TooOldResourceVersionError) throw status.expired(err.message);
+    throw err;
   }
-  return watchFromStorage(storage, prefix, rv!, deliver, sink);
 }
 
 /** Resume from a revision older than the cache's window: replay storage history, then follow it. */
-function watchFromStorage(storage: Storage, prefix: string, rv: number, deliver: (e: CacheEvent) => void, sink: WatchSink): ActiveWatch {
-  const last = new Map<string, CachedObject>();
+function followStorage(storage: Storage, prefix: string, rv: number, deliver: (e: CacheEvent) => void, sink: WatchSink): ActiveWatch {
   let sentUpTo = rv;
-  let handle: WatchHandle | undefined;
-  handle = storage.watch(prefix, rv, {
+  const handle: WatchHandle = storage.watch(prefix, rv, {
     onEvents(events) {
       for (const e of events) {
-        const previous = last.get(e.kv.key) ?? (e.prevKv ? decodeKv(e.prevKv) : undefined);
         if (e.type === 'put') {
           const current = decodeKv(e.kv);
-          last.set(e.kv.key, current);
+          const previous = e.prevKv ? decodeKv(e.prevKv) : undefined;
           deliver({ revision: e.kv.modRevision, current, previous, deleted: false });
         } else {
-          last.delete(e.kv.key);
-          const prev = previous ?? decodeKv(e.prevKv);
-          deliver({ revision: e.kv.modRevision, current: decodeKv({ ...e.prevKv, modRevision: e.kv.modRevision }), previous: prev, deleted: true });
+          const previous = decodeKv(e.prevKv);
+          deliver({ revision: e.kv.modRevision, current: restamp(previous, e.kv.modRevision), previous, deleted: true });
         }
         sentUpTo = e.kv.modRevision;
       }
@@ -106,13 +154,23 @@ function watchFromStorage(storage: Storage, prefix: string, rv: number, deliver:
       else sink.end();
     },
   });
-  return { revision: () => sentUpTo, stop: () => handle?.cancel() };
+  return { revision: () => sentUpTo, stop: () => handle.cancel() };
 }
 
-/** An object that left the selection is reported DELETED with its previous state at the event's revision. */
-function stampedPrevious(e: CacheEvent): CachedObject {
-  const prev = e.previous!;
-  const object = structuredClone(prev.object);
-  object.metadata.resourceVersion = String(e.revision);
-  return { ...prev, modRevision: e.revision, object, json: JSON.stringify(object) };
+/**
+ * Turns cache events into what a selective watcher sees: entering the selection is ADDED, staying is
+ * MODIFIED, leaving is DELETED with the previous state at the event's revision, a real delete is DELETED.
+ */
+function selectionFilter(selection: Selection, sink: WatchSink): (e: CacheEvent) => void {
+  return (e) => {
+    if (selection.name !== undefined && e.current.name !== selection.name) return;
+    const before = e.previous ? selection.matches(e.previous) : false;
+    if (e.deleted) {
+      if (before) sink.event('DELETED', e.current);
+      return;
+    }
+    const now = selection.matches(e.current);
+    if (now) sink.event(before ? 'MODIFIED' : 'ADDED', e.current);
+    else if (before) sink.event('DELETED', restamp(e.previous!, e.revision));
+  };
 }

@@ -42,6 +42,8 @@ export interface ServerOptions {
   leaderElection?: { leaseDurationSeconds?: number; retryPeriodMs?: number };
   /** Where log lines go; silent by default when embedded. */
   log?: (line: string) => void;
+  /** How many recent events each watch cache keeps (tests shrink it to exercise resumes from storage history). */
+  watchCacheEventWindow?: number;
 }
 
 export interface RunningServer {
@@ -74,6 +76,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const kinds: KindDefinition[] = allKinds();
   const stores = new Map<KindDefinition, ResourceStore>();
   for (const def of kinds) stores.set(def, new ResourceStore(def, storage));
+  if (opts.watchCacheEventWindow) for (const s of stores.values()) s.cache.eventWindow = opts.watchCacheEventWindow;
   await Promise.all([...stores.values()].map((s) => s.cache.start()));
   const surface = new ApiSurface();
   for (const def of kinds) {

@@ -88,7 +88,8 @@ export class WatchCache {
   private sortedKeys: string[] | undefined = [];
   private events: CacheEvent[] = [];
   private eventStart = 0; // index of the oldest event in `events`
-  private readonly eventWindow: number;
+  /** How many recent events are kept (settable until the first event arrives). */
+  eventWindow: number;
   private readonly restartDelayMs: number;
   /** Every event with revision <= this has been applied. */
   private rev = 0;

@@ -6,7 +6,7 @@ import { apiVersionOf } from '../../apis/kind.ts';
 import * as status from '../../machinery/status.ts';
 import { applyJsonPatch } from '../../machinery/patch/json-patch.ts';
 import { applyMergePatch } from '../../machinery/patch/merge-patch.ts';
-import { listObjects, syncToStorage, waitNotOlderThan, parseResourceVersion } from '../../registry/list.ts';
+import { listObjects, syncToStorage, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
 import { decodeBody, decodeValue, parseBody } from '../../registry/decode-body.ts';
 import type { CachedObject } from '../../storage/cache.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
@@ -86,8 +86,7 @@ function viewOf(served: ServedResource, sub: string) {
 
 async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, sub: string, params: QueryParams, rep: Representation): Promise<void> {
   const store = served.store;
-  const rv = params.resourceVersion ? parseResourceVersion(params.resourceVersion) : undefined;
-  if (params.resourceVersion && rv === undefined) throw status.badRequest(`Invalid value for resourceVersion: ${JSON.stringify(params.resourceVersion)}`);
+  const rv = requestedResourceVersion(params.resourceVersion);
   if (rv === undefined) await syncToStorage(store, deps.storage);
   else if (rv > 0) await waitNotOlderThan(store, rv);
   const found = store.getOrThrow(namespace, name);

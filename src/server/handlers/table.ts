@@ -1,37 +1,57 @@
-// Server-side printing: a `Table` of the kind's columns for `kubectl get`.
+// Server-side printing: a `Table` of the kind's columns for `kubectl get`, and the metadata-only views
+// (PartialObjectMetadata) a Table row or a metadata client asks for.
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import type { TableColumn } from '../../apis/kind.ts';
+import { NAME_DESCRIPTION, CREATION_TIMESTAMP_DESCRIPTION } from '../../apis/meta/table.ts';
 import type { ServedResource } from '../apis.ts';
 import type { Representation } from '../negotiate.ts';
 
+/** How Go prints a zero metav1.Time in RFC 3339 (an object without creationTimestamp, such as a bookmark). */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
 const defaultColumns: TableColumn[] = [
-  { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://platform.io/docs/concepts/overview/working-with-objects/names#names', cell: (o) => o.metadata?.name ?? '' },
-  { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', cell: (o) => o.metadata?.creationTimestamp ?? '' },
+  { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, cell: (o) => o.metadata?.name ?? '' },
+  { name: 'Created At', type: 'date', description: CREATION_TIMESTAMP_DESCRIPTION, cell: (o) => o.metadata?.creationTimestamp ?? ZERO_TIME },
 ];
 
+export type IncludeObject = 'None' | 'Metadata' | 'Object';
+
+/** The object's metadata as `PartialObjectMetadata` in the group and version the client named. */
 export function partialMetadata(obj: ApiObject, rep: Pick<Representation, 'group' | 'version'>): Record<string, unknown> {
-  return { kind: 'PartialObjectMetadata', apiVersion: `${rep.group || 'meta.k8s.io'}/${rep.version || 'v1'}`, metadata: obj.metadata };
+  return { kind: 'PartialObjectMetadata', apiVersion: `${rep.group || 'meta.k8s.io'}/${rep.version || 'v1'}`, metadata: obj.metadata ?? {} };
 }
 
 export function tableColumns(served: ServedResource): TableColumn[] {
   return served.def.tableColumns?.length ? served.def.tableColumns : defaultColumns;
 }
 
-export function toTable(served: ServedResource, objects: ApiObject[], includeObject: 'None' | 'Metadata' | 'Object', rep: Representation, listMeta: Record<string, unknown> | undefined, withColumns = true): Record<string, unknown> {
+export function columnDefinitions(served: ServedResource): Record<string, unknown>[] {
+  return tableColumns(served).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 }));
+}
+
+/** One row per object; `row.object` per includeObject (a PartialObjectMetadata by default). */
+export function tableRows(served: ServedResource, objects: ApiObject[], includeObject: IncludeObject, rep: Pick<Representation, 'group' | 'version'>): Record<string, unknown>[] {
   const columns = tableColumns(served);
-  const table: Record<string, unknown> = {
-    kind: 'Table',
-    apiVersion: `${rep.group}/${rep.version}`,
-    metadata: listMeta ?? { resourceVersion: objects[0]?.metadata?.resourceVersion ?? '' },
-  };
-  if (withColumns) {
-    table.columnDefinitions = columns.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 }));
-  }
-  table.rows = objects.map((o) => {
+  return objects.map((o) => {
     const row: Record<string, unknown> = { cells: columns.map((c) => c.cell(o) ?? '') };
     if (includeObject === 'Object') row.object = o;
     else if (includeObject === 'Metadata') row.object = partialMetadata(o, rep);
     return row;
   });
+}
+
+/**
+ * A Table of `objects`. `listMeta` is the list's metadata (resourceVersion, continue, remainingItemCount);
+ * for one object the table carries that object's resourceVersion. Without `withColumns` the column
+ * definitions are left out, as on every watch event after the first.
+ */
+export function toTable(served: ServedResource, objects: ApiObject[], includeObject: IncludeObject, rep: Representation, listMeta: Record<string, unknown> | undefined, withColumns = true): Record<string, unknown> {
+  const table: Record<string, unknown> = {
+    kind: 'Table',
+    apiVersion: `${rep.group}/${rep.version}`,
+    metadata: listMeta ?? { resourceVersion: objects[0]?.metadata?.resourceVersion ?? '' },
+  };
+  if (withColumns) table.columnDefinitions = columnDefinitions(served);
+  table.rows = tableRows(served, objects, includeObject, rep);
   return table;
 }

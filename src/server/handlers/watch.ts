@@ -1,122 +1,146 @@
-// The watch stream over HTTP: one `{type, object}` JSON document per event, bookmarks on request, an ERROR
-// event for failures after the stream started, and a timeout as Kubernetes picks it.
+// The watch stream over HTTP: one `{type, object}` JSON document per event (chunked on HTTP/1.1), bookmarks
+// on request, an ERROR event for failures after the stream started, Table and metadata-only event objects,
+// and a timeout as Kubernetes picks it. A watcher whose client stops reading is cut off.
+import type { ServerResponse } from 'node:http';
 import * as status from '../../machinery/status.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import type { CachedObject } from '../../storage/cache.ts';
-import { startWatch, type ActiveWatch, type WatchEventType } from '../../registry/watch.ts';
+import { prepareWatch, type ActiveWatch, type WatchEventType } from '../../registry/watch.ts';
 import type { ServedResource } from '../apis.ts';
-import type { Representation } from '../negotiate.ts';
+import { parseAccept, type Representation } from '../negotiate.ts';
 import type { QueryParams } from '../params.ts';
 import type { Request, Response } from '../respond.ts';
 import type { ResourceHandlerDeps } from './resources.ts';
-import { toTable } from './table.ts';
-import YAML from 'yaml';
+import { toTable, partialMetadata } from './table.ts';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
-/** A watcher whose connection holds more than this much unsent data is closed; its client re-lists. */
-const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
+const FINAL_BOOKMARK_LEAD_MS = 2000;
+/** A watcher whose connection holds this much more unsent data than after its initial events is cut off; its
+ *  client re-watches. */
+export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+/** Kubernetes' --min-request-timeout: a watch without timeoutSeconds lasts between one and two of these. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
+/** Media types a watch can be streamed in. */
+const STREAM_MEDIA_TYPES = ['application/json'];
 
-export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, rep: Representation): Promise<void> {
-  const fieldSelector = name
-    ? (params.fieldSelector ? `${params.fieldSelector},metadata.name=${name}` : `metadata.name=${name}`)
-    : params.fieldSelector;
+export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, negotiated: Representation): Promise<void> {
+  const rep = streamRepresentation(req.headers.accept, negotiated);
+  const prepared = prepareWatch(served.store, deps.storage, namespace, params, name);
   const apiVersion = apiVersionOf(served.def.group, served.version.name);
+  const out = res as ServerResponse;
   let headerWritten = false;
   let ended = false;
   let sentColumns = false;
+  let bufferBaseline = 0;
+  let live = false;
   let active: ActiveWatch | undefined;
-  const timers: NodeJS.Timeout[] = [];
+  let timeout: NodeJS.Timeout | undefined;
+  let bookmarkTimer: NodeJS.Timeout | undefined;
 
-  const objectFor = (obj: ApiObject): unknown => {
-    if (rep.as !== 'Table') return obj;
-    const table = toTable(served, [obj], params.includeObject, rep, { resourceVersion: obj.metadata?.resourceVersion ?? '' }, !sentColumns);
-    sentColumns = true;
-    return table;
-  };
-  const write = (text: string) => {
-    if (ended) return;
-    if (!headerWritten) writeHeader();
-    (res as import('node:http').ServerResponse).write(text);
-    if (res.writableLength > MAX_BUFFERED_BYTES) finish();
-  };
-  const encode = (type: string, obj: unknown, json?: string): string => {
-    if (rep.mediaType === 'application/yaml') return '---\n' + YAML.stringify({ type, object: obj });
-    return json !== undefined ? `{"type":"${type}","object":${json}}\n` : JSON.stringify({ type, object: obj }) + '\n';
-  };
   const writeHeader = () => {
     headerWritten = true;
-    (res as import('node:http').ServerResponse).writeHead(200, {
-      'content-type': rep.mediaType === 'application/yaml' ? 'application/yaml' : 'application/json',
-      'cache-control': 'no-cache, private',
-    });
+    out.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
     (res as { flushHeaders?: () => void }).flushHeaders?.();
   };
   const finish = () => {
     if (ended) return;
     ended = true;
     active?.stop();
-    for (const t of timers) clearTimeout(t);
+    clearTimeout(timeout);
+    clearTimeout(bookmarkTimer);
     deps.watchRegistry.delete(finish);
     if (!headerWritten) writeHeader();
     res.end();
   };
+  /** Drops a client that does not keep up: its connection (HTTP/1.1) or stream (HTTP/2) is closed. */
+  const cutOff = () => {
+    if (ended) return;
+    ended = true;
+    active?.stop();
+    clearTimeout(timeout);
+    clearTimeout(bookmarkTimer);
+    deps.watchRegistry.delete(finish);
+    res.destroy();
+  };
+  const write = (frame: string) => {
+    if (ended) return;
+    if (!headerWritten) writeHeader();
+    out.write(frame);
+    if (live && res.writableLength > bufferBaseline + MAX_BUFFERED_BYTES) cutOff();
+  };
 
-  const versioned = (obj: CachedObject): { object: ApiObject; json?: string } => {
-    if (!served.version.fromStorage && rep.as !== 'Table') return { object: obj.object as ApiObject, json: obj.json };
-    const o = served.version.fromStorage ? served.version.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
-    return { object: o };
+  // The object an event carries, as the client asked for it: the served version, a one-row Table
+  // (column definitions on the first event only), or the metadata alone.
+  const eventObject = (obj: ApiObject): unknown => {
+    if (rep.as === 'Table') {
+      const table = toTable(served, [obj], params.includeObject, rep, { resourceVersion: obj.metadata?.resourceVersion ?? '' }, !sentColumns);
+      sentColumns = true;
+      return table;
+    }
+    if (rep.as === 'PartialObjectMetadata') return partialMetadata(obj, rep);
+    return obj;
+  };
+  const frame = (type: string, object: unknown) => JSON.stringify({ type, object }) + '\n';
+  const eventFrame = (type: WatchEventType, obj: CachedObject): string => {
+    // Fast path: the stored version as the cache encoded it, written as is.
+    if (!served.version.fromStorage && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return `{"type":"${type}","object":${obj.json}}\n`;
+    const versioned = served.version.fromStorage ? served.version.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
+    return frame(type, eventObject(versioned));
+  };
+  const bookmarkFrame = (rv: number, initialEventsEnd: boolean): string => {
+    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+    if (initialEventsEnd) metadata.annotations = { 'svc.io/initial-events-end': 'true' };
+    return frame('BOOKMARK', eventObject({ kind: served.def.kind, apiVersion, metadata } as ApiObject));
   };
 
   try {
-    active = await startWatch(served.store, deps.storage, namespace, { ...params, fieldSelector }, {
-      event(type: WatchEventType, obj: CachedObject) {
-        const v = versioned(obj);
-        write(rep.as === 'Table' ? encode(type, objectFor(v.object)) : encode(type, v.object, v.json));
-      },
-      bookmark(rv: number, initialEventsEnd: boolean) {
-        const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
-        if (initialEventsEnd) metadata.annotations = { 'svc.io/initial-events-end': 'true' };
-        write(encode('BOOKMARK', { kind: served.def.kind, apiVersion, metadata }));
-      },
-      error(err: status.StatusError) {
-        write(encode('ERROR', err.toStatus()));
+    active = await prepared.start({
+      event: (type, obj) => write(eventFrame(type, obj)),
+      bookmark: (rv, initialEventsEnd) => write(bookmarkFrame(rv, initialEventsEnd)),
+      error: (err) => {
+        write(frame('ERROR', err.toStatus()));
         finish();
       },
       end: finish,
     });
   } catch (err) {
-    if (err instanceof status.StatusError && err.code === 410) {
-      // A watch from a version that is gone starts and reports it as an ERROR event, as Kubernetes does.
-      write(encode('ERROR', err.toStatus()));
-      finish();
-      return;
-    }
+    // Nothing was streamed: the failure is an ordinary error response.
     ended = true;
     throw err;
   }
   if (ended) { active.stop(); return; }
   if (!headerWritten) writeHeader();
+  live = true;
+  bufferBaseline = res.writableLength;
   deps.watchRegistry.add(finish);
-  req.on('close', finish);
   res.on('close', finish);
 
-  const timeoutS = params.timeoutSeconds && params.timeoutSeconds > 0 ? params.timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random());
-  const deadline = Date.now() + timeoutS * 1000;
-  timers.push(setTimeout(finish, timeoutS * 1000));
+  const timeoutMs = (params.timeoutSeconds && params.timeoutSeconds > 0 ? params.timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random())) * 1000;
+  const deadline = Date.now() + timeoutMs;
+  timeout = setTimeout(finish, timeoutMs);
   if (params.allowWatchBookmarks) {
-    const sendBookmark = () => {
-      if (ended || !active) return;
-      write(encode('BOOKMARK', { kind: served.def.kind, apiVersion, metadata: { resourceVersion: String(active.revision()) } }));
-    };
+    // Every minute, and once shortly before the deadline: all changes up to the bookmark were sent.
     const schedule = () => {
-      const untilFinal = deadline - Date.now() - 2000;
-      const next = Math.min(BOOKMARK_INTERVAL_MS, untilFinal);
-      if (next <= 0) return;
-      timers.push(setTimeout(() => { sendBookmark(); schedule(); }, next));
+      const untilFinal = deadline - Date.now() - FINAL_BOOKMARK_LEAD_MS;
+      if (untilFinal < 0) return;
+      bookmarkTimer = setTimeout(() => {
+        if (ended || !active) return;
+        write(bookmarkFrame(active.revision(), false));
+        if (untilFinal > BOOKMARK_INTERVAL_MS) schedule();
+      }, Math.min(BOOKMARK_INTERVAL_MS, untilFinal));
     };
     schedule();
-    if (deadline - Date.now() > 2000) timers.push(setTimeout(sendBookmark, deadline - Date.now() - 2000));
   }
+}
+
+/** Watches stream JSON only (no YAML stream framing, as in Kubernetes): another acceptable type, or 406. */
+function streamRepresentation(accept: string | undefined, rep: Representation): Representation {
+  if (rep.mediaType === 'application/json') return rep;
+  for (const m of parseAccept(accept)) {
+    const full = `${m.type}/${m.subtype}`;
+    if ((full === 'application/json' || full === 'application/*' || full === '*/*') && !m.params.as) return { mediaType: 'application/json', as: '', group: '', version: '' };
+  }
+  throw status.notAcceptable(STREAM_MEDIA_TYPES);
 }
