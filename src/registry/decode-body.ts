@@ -1,73 +1,222 @@
-// Turns a request body into an object of the addressed kind: parse, check apiVersion and kind against the
-// URL, prune and report unknown and duplicate fields per `fieldValidation`, convert to the storage version.
+// Turns a request body into an object of the addressed kind, as Kubernetes' create and update handlers do:
+// parse, read apiVersion/kind (defaulted from the URL), refuse a type the URL does not serve, decode
+// against the schema (type errors, unknown and duplicate fields per `fieldValidation`), convert to the
+// storage version. A patched object goes through the same steps with the patch handler's 422 texts.
 import YAML from 'yaml';
 import type { KindDefinition, VersionDefinition } from '../apis/kind.ts';
 import { apiVersionOf } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
+import { allKinds } from '../apis/index.ts';
 import * as status from '../machinery/status.ts';
 import { decodeObject } from '../machinery/schema/decode.ts';
-import { parseJsonStrict } from '../machinery/schema/json-parse.ts';
-import { strictDecodingFailure, strictDecodingWarnings, decodeFailure } from '../machinery/schema/decode-errors.ts';
+import { parseJsonStrict, type KeyPositions } from '../machinery/schema/json-parse.ts';
+import {
+  cannotHandleMessage, strictDecodingDetail, strictDecodingErrors, strictDecodingFailure, strictDecodingWarnings, unrecognizedObjectMessage,
+} from '../machinery/schema/decode-errors.ts';
+import { patchedObjectInvalid } from '../machinery/patch/patch-errors.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 
 export interface DecodedBody {
   object: ApiObject;
   warnings: string[];
 }
 
-/** Parses JSON or YAML into plain data, reporting duplicate keys. */
-export function parseBody(body: Buffer, mediaType: string, mediaTypes: string[] = BODY_MEDIA_TYPES): { value: unknown; duplicates: string[] } {
+/** A parsed body: the value, and its repeated keys with where they occur (for Go's error order). */
+export interface ParsedBody {
+  value: unknown;
+  duplicates: string[];
+  positions?: KeyPositions;
+}
+
+/** The decoder apimachinery uses to read apiVersion and kind, as Go names its type in errors. */
+const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+/** The scheme every built-in kind is registered in, as its "not registered" errors name it. */
+const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
+
+function jsonKind(v: unknown): string {
+  if (typeof v === 'string') return 'string';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (Array.isArray(v)) return 'array';
+  return 'object';
+}
+
+/** 400 for a body whose type cannot even be read (malformed JSON, not an object). */
+function unrecognized(expectedKind: string, detail: string, body: Buffer | string): status.StatusError {
+  return status.badRequest(unrecognizedObjectMessage(expectedKind, detail, body));
+}
+
+/**
+ * Parses JSON or YAML into plain data, reporting duplicate keys. A body that is not valid JSON is
+ * Kubernetes' 400 `the object provided is unrecognized (must be of type X): couldn't get version/kind;
+ * json parse error: ...`; an unknown media type is a 415.
+ */
+export function parseBody(body: Buffer, mediaType: string, expectedKind: string, mediaTypes: string[] = BODY_MEDIA_TYPES): ParsedBody {
   const text = body.toString('utf8');
   if (mediaType === 'application/json' || mediaType === '') {
     try {
       return parseJsonStrict(text);
     } catch (err) {
-      throw status.badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+      throw unrecognized(expectedKind, `couldn't get version/kind; json parse error: ${(err as Error).message}`, body);
     }
   }
   if (mediaType === 'application/yaml') {
-    const duplicates: string[] = [];
     let doc;
     try {
       doc = YAML.parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+      if (doc.errors.length) throw doc.errors[0];
+      return { value: doc.toJS({ maxAliasCount: 100 }) ?? null, duplicates: [] };
     } catch (err) {
-      throw status.badRequest(`error converting YAML to JSON: ${(err as Error).message}`);
+      throw unrecognized(expectedKind, `error converting YAML to JSON: ${(err as Error).message}`, body);
     }
-    if (doc.errors.length) throw status.badRequest(`error converting YAML to JSON: ${doc.errors[0].message}`);
-    return { value: doc.toJS({ maxAliasCount: 100 }), duplicates };
   }
-  throw status.unsupportedMediaType(mediaType, mediaTypes);
+  throw status.unsupportedMediaType('', mediaTypes);
 }
 
-export function decodeBody(body: Buffer, mediaType: string, def: KindDefinition, version: VersionDefinition, fieldValidation: 'Strict' | 'Warn' | 'Ignore'): DecodedBody {
-  const { value, duplicates } = parseBody(body, mediaType);
-  return decodeValue(value, duplicates, def, version, fieldValidation);
+let registered: Set<string> | undefined;
+
+/** Whether `<apiVersion>|<Kind>` names a type some kind declares (in any version, served or not). */
+function isRegistered(apiVersion: string, kind: string): boolean {
+  if (!registered) {
+    registered = new Set();
+    for (const def of allKinds()) {
+      for (const v of def.versions) {
+        const av = apiVersionOf(def.group, v.name);
+        registered.add(`${av}|${def.kind}`);
+        registered.add(`${av}|${def.listKind ?? def.kind + 'List'}`);
+      }
+    }
+  }
+  return registered.has(`${apiVersion}|${kind}`);
 }
 
-export function decodeValue(value: unknown, duplicates: string[], def: KindDefinition, version: VersionDefinition, fieldValidation: 'Strict' | 'Warn' | 'Ignore'): DecodedBody {
-  const expectedApiVersion = apiVersionOf(def.group, version.name);
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw status.badRequest(`Object 'Kind' is missing in '${JSON.stringify(value)?.slice(0, 200)}'`);
+/** The Go package a group's unversioned (internal) types live in: `core`, `apps`, `coordination`. */
+function internalPackage(group: string): string {
+  return group ? group.split('.')[0] : 'core';
+}
+
+/** What the body's apiVersion and kind resolve to. */
+type Resolution =
+  | { ok: true; version: VersionDefinition; apiVersion: string }
+  /** `unrecognized`: the type could not be read; `decode`: Go's decoder refused it (text in `detail`). */
+  | { ok: false; stage: 'unrecognized' | 'decode'; detail: string; kind: string; version: string };
+
+/** Splits `group/version` as schema.ParseGroupVersion does; undefined for more than one slash. */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
+  if (apiVersion === '') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: parts[0] };
+  if (parts.length === 2) return { group: parts[0], version: parts[1] };
+  return undefined;
+}
+
+/**
+ * Reads apiVersion and kind the way the JSON serializer does: each defaults to the URL's when absent, a
+ * type the scheme does not know or cannot convert into the URL's kind fails decoding, and a version of
+ * the right kind other than the URL's is left for the caller to refuse.
+ */
+function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersion: VersionDefinition, body: () => string): Resolution {
+  for (const field of ['apiVersion', 'kind'] as const) {
+    const v = raw[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') {
+      return { ok: false, stage: 'unrecognized', detail: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(v)} into Go struct field .${field} of type string`, kind: '', version: '' };
+    }
   }
-  const raw = value as Record<string, unknown>;
-  if (raw.apiVersion !== undefined && raw.apiVersion !== expectedApiVersion) {
-    throw status.badRequest(`the API version in the data (${String(raw.apiVersion)}) does not match the expected API version (${expectedApiVersion})`);
+  const bodyKind = (raw.kind as string | null | undefined) || def.kind;
+  let gv = parseGroupVersion((raw.apiVersion as string | null | undefined) ?? '') ?? { group: '', version: '' };
+  if (gv.version === '' && gv.group === '') gv = { group: def.group, version: urlVersion.name };
+  else if (gv.version === '' && gv.group === def.group) gv = { group: def.group, version: urlVersion.name };
+  if (gv.version === '') {
+    return { ok: false, stage: 'decode', detail: `Object 'apiVersion' is missing in '${body()}'`, kind: bodyKind, version: '' };
   }
-  if (raw.kind !== undefined && raw.kind !== def.kind) {
-    throw status.badRequest(`the kind in the data (${String(raw.kind)}) does not match the expected kind (${def.kind})`);
+  const apiVersion = apiVersionOf(gv.group, gv.version);
+  if (!isRegistered(apiVersion, bodyKind)) {
+    return { ok: false, stage: 'decode', detail: `no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(SCHEME_NAME)}`, kind: bodyKind, version: gv.version };
   }
-  const decoded = decodeObject(raw, version.schema, { kind: def.kind, apiVersion: expectedApiVersion });
-  if (decoded.typeError) throw decodeFailure(def.kind, version.name, decoded.typeError);
+  const sameKind = bodyKind === def.kind && gv.group === def.group;
+  const version = sameKind ? def.versions.find((v) => v.name === gv.version) : undefined;
+  if (!version) {
+    return { ok: false, stage: 'decode', detail: `converting (${gv.version}.${bodyKind}) to (${internalPackage(def.group)}.${def.kind}): unknown conversion`, kind: bodyKind, version: gv.version };
+  }
+  return { ok: true, version, apiVersion };
+}
+
+/** A JSON object to decode, or the 400 Go's kind sniffing answers for anything else (`null` reads as `{}`). */
+function asObject(value: unknown, def: KindDefinition, body: Buffer | string): Record<string, unknown> {
+  if (value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw unrecognized(def.kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`, body);
+  }
+  return value as Record<string, unknown>;
+}
+
+function bodyText(body: Buffer | string): string {
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+export function decodeBody(body: Buffer, mediaType: string, def: KindDefinition, version: VersionDefinition, fieldValidation: FieldValidation): DecodedBody {
+  return decodeValue(parseBody(body, mediaType, def.kind), def, version, fieldValidation, body);
+}
+
+/**
+ * Decodes a parsed request body (create, update) into the storage version. Throws 400: unreadable type,
+ * a type that is not the URL's (`Secret in version "v1" cannot be handled as a ConfigMap: ...`), a field
+ * of the wrong type, strict decoding errors under Strict, or an apiVersion other than the URL's.
+ */
+export function decodeValue(parsed: ParsedBody, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, body: Buffer | string): DecodedBody {
+  const raw = asObject(parsed.value, def, body);
+  const type = resolveType(raw, def, urlVersion, () => bodyText(body));
+  if (!type.ok) {
+    if (type.stage === 'unrecognized') throw unrecognized(def.kind, type.detail, body);
+    throw status.badRequest(cannotHandleMessage(type.kind, type.version, type.detail, def.kind));
+  }
+  const decoded = decodeObject(raw, type.version.schema, { kind: def.kind, apiVersion: type.apiVersion });
+  if (decoded.typeError) throw status.badRequest(cannotHandleMessage(def.kind, type.version.name, decoded.typeError));
   const warnings: string[] = [];
-  if (fieldValidation !== 'Ignore' && (decoded.unknownFields.length || duplicates.length)) {
-    if (fieldValidation === 'Strict') throw strictDecodingFailure(def.kind, version.name, decoded.unknownFields, duplicates);
-    warnings.push(...strictDecodingWarnings(decoded.unknownFields, duplicates));
+  if (fieldValidation !== 'Ignore' && (decoded.unknownFields.length || parsed.duplicates.length)) {
+    if (fieldValidation === 'Strict') throw strictDecodingFailure(def.kind, type.version.name, decoded.unknownFields, parsed.duplicates, parsed.positions);
+    warnings.push(...strictDecodingWarnings(decoded.unknownFields, parsed.duplicates, parsed.positions));
   }
-  let object = decoded.object as ApiObject;
-  object.apiVersion = expectedApiVersion;
-  object.kind = def.kind;
-  object.metadata ??= {};
-  if (version.toStorage) object = version.toStorage(object);
-  return { object, warnings };
+  if (type.version !== urlVersion) throw apiVersionMismatch(type.apiVersion, def, urlVersion);
+  return { object: toStorage(decoded.object as ApiObject, def, type.version, type.apiVersion), warnings };
+}
+
+function apiVersionMismatch(apiVersion: string, def: KindDefinition, urlVersion: VersionDefinition): status.StatusError {
+  return status.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(def.group, urlVersion.name)})`);
+}
+
+function toStorage(obj: ApiObject, def: KindDefinition, version: VersionDefinition, apiVersion: string): ApiObject {
+  obj.apiVersion = apiVersion;
+  obj.kind = def.kind;
+  if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
+  return version.toStorage ? version.toStorage(obj) : obj;
+}
+
+/**
+ * Decodes the result of applying a patch (the patch handler's DecodeInto). Failures are the 422
+ * ` "" is invalid: patch: Invalid value: "<patched JSON>": <error>`; strict decoding errors (the patch's
+ * own, `patchStrictErrors`, then the object's) are that 422 under Strict and warnings under Warn.
+ * The object may name another served version of its kind: it is converted.
+ */
+export function decodePatchedObject(patched: unknown, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, patchStrictErrors: readonly string[]): DecodedBody {
+  // Decoding works in place; the 422 must show the document as the patch left it.
+  const shown = structuredClone(patched);
+  if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
+    throw patchedObjectInvalid(shown, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
+  }
+  const raw = patched as Record<string, unknown>;
+  const type = resolveType(raw, def, urlVersion, () => JSON.stringify(shown));
+  if (!type.ok) throw patchedObjectInvalid(shown, type.detail);
+  const decoded = decodeObject(raw, type.version.schema, { kind: def.kind, apiVersion: type.apiVersion });
+  if (decoded.typeError) throw patchedObjectInvalid(shown, decoded.typeError);
+  const warnings: string[] = [];
+  if (fieldValidation !== 'Ignore') {
+    const errors = [...patchStrictErrors, ...strictDecodingErrors(decoded.unknownFields, [])];
+    if (errors.length && fieldValidation === 'Strict') throw patchedObjectInvalid(shown, strictDecodingDetail(errors));
+    warnings.push(...errors);
+  }
+  return { object: toStorage(decoded.object as ApiObject, def, type.version, type.apiVersion), warnings };
 }

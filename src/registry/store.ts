@@ -1,5 +1,10 @@
 // The generic registry: one ResourceStore per kind serves every verb from the kind's declaration.
 // Objects here are always in the kind's storage version; codecs and conversion live above.
+//
+// Reads come from the watch cache, which may trail storage by a moment. Writes are compare-and-swap on
+// the revision they read, so a stale read only costs a retry; and before an error (not found, conflict)
+// or a no-op is answered from the cache, the cache is brought up to date and the write tried again, as
+// Kubernetes' GuaranteedUpdate re-reads a cached object before trusting it.
 import { randomUUID } from 'node:crypto';
 import type { KindDefinition, RequestContext } from '../apis/kind.ts';
 import { apiVersionOf } from '../apis/kind.ts';
@@ -13,7 +18,7 @@ import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machin
 import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { validateStructure } from '../machinery/schema/validate.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
-import { generateNameSuffix, nowRfc3339 } from './names.ts';
+import { generateName, nowRfc3339 } from './names.ts';
 
 export interface WriteOptions {
   ctx: RequestContext;
@@ -22,8 +27,11 @@ export interface WriteOptions {
 
 export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
+  /** Accepted and validated by the handler; without a garbage collector every policy deletes alike. */
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
+  /** Admission for the delete: sees the object about to be deleted (after the preconditions) and may refuse. */
+  validate?(current: ApiObject): void | Promise<void>;
 }
 
 /** The answer to a write: the object as stored (or as it would be, for a dry run). */
@@ -40,11 +48,13 @@ export interface DeleteResult {
   removed: boolean;
 }
 
-/** Computes the new object from the current one (absent when the object does not exist). */
+/** Computes the new object from the current one (absent when the object does not exist). Called again on
+ *  every retry with the fresh object, so it must return a new object each time. */
 export type UpdateTransform = (current: ApiObject | undefined) => ApiObject | Promise<ApiObject>;
 
 export interface UpdateOptions extends WriteOptions {
-  /** `status`, or '' for the main resource. */
+  /** `status` (or a sub-resource the kind declares to behave like it), or '' for the main resource. Other
+   *  sub-resources write the whole object, as '' does. */
   subresource: string;
   /** Create when absent (PUT on kinds that allow it, and apply). */
   allowCreate: boolean;
@@ -52,8 +62,16 @@ export interface UpdateOptions extends WriteOptions {
   name: string;
 }
 
+/** Kubernetes' maxNameGenerationCreateAttempts. */
 const MAX_GENERATE_NAME_TRIES = 8;
-const MAX_UPDATE_RETRIES = 16;
+const MAX_WRITE_RETRIES = 16;
+const CACHE_WAIT_MS = 1000;
+
+/** A compare-and-swap lost to a concurrent write: read again and start over. */
+const RETRY = Symbol('retry');
+
+/** Kubernetes' answer to deleting a namespace that is still being emptied. */
+const NAMESPACE_TERMINATING = 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
 
 export class ResourceStore {
   readonly def: KindDefinition;
@@ -101,17 +119,23 @@ export class ResourceStore {
     return found;
   }
 
+  /**
+   * Creates `obj` (modified in place): system metadata filled, name generated from generateName (retried
+   * on a clash), defaults, validation (422), then create-if-absent (409 AlreadyExists).
+   */
   async create(namespace: string, obj: ApiObject, opts: WriteOptions): Promise<WriteResult> {
-    const meta = obj.metadata ?? (obj.metadata = {});
+    if (obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
+    const meta = obj.metadata;
     if (this.def.namespaced) meta.namespace = namespace; else delete meta.namespace;
     for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'resourceVersion'] as const) delete meta[f];
     meta.uid = randomUUID();
     meta.creationTimestamp = nowRfc3339();
-    if (this.def.trackGeneration !== false) meta.generation = 1; else delete meta.generation;
+    // Kinds that track generation start at 1; the others keep what the client sent, as Kubernetes does.
+    if (this.def.trackGeneration !== false) meta.generation = 1;
     obj.apiVersion = this.storageApiVersion;
     obj.kind = this.def.kind;
     const generate = !meta.name && !!meta.generateName;
-    if (generate) meta.name = meta.generateName + generateNameSuffix();
+    if (generate) meta.name = generateName(meta.generateName!);
 
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
@@ -124,179 +148,268 @@ export class ResourceStore {
     this.def.canonicalize?.(obj);
     this.def.decorate?.(obj);
 
-    if (opts.dryRun) {
-      if (this.current(namespace, meta.name!)) throw status.alreadyExists(this.gr, meta.name!);
-      return { object: obj, json: JSON.stringify(obj), created: true };
-    }
     for (let attempt = 1; ; attempt++) {
+      const key = this.key(namespace, meta.name!);
       try {
-        const kv = await this.storage.create(this.key(namespace, meta.name!), JSON.stringify(obj));
+        if (opts.dryRun) {
+          // A dry run answers what would be stored: no resourceVersion, but AlreadyExists as a real create would.
+          if ((await this.storage.get(key)).kv) throw new KeyExistsError(key);
+          return { object: obj, json: JSON.stringify(obj), created: true };
+        }
+        const kv = await this.storage.create(key, JSON.stringify(obj));
         meta.resourceVersion = String(kv.modRevision);
         return { object: obj, json: JSON.stringify(obj), created: true };
       } catch (err) {
-        if (err instanceof KeyExistsError) {
-          if (generate && attempt < MAX_GENERATE_NAME_TRIES) { meta.name = meta.generateName + generateNameSuffix(); continue; }
-          if (generate) throw status.generateNameConflict(this.gr, meta.name!);
-          const existing = this.current(namespace, meta.name!);
-          const e = status.alreadyExists(this.gr, meta.name!);
-          if (existing?.object.metadata?.deletionTimestamp) throw new status.StatusError(409, 'AlreadyExists', `object is being deleted: ${e.message}`, e.details);
-          throw e;
+        if (!(err instanceof KeyExistsError)) throw this.storageError(err, 'create', meta.name!);
+        if (generate && attempt < MAX_GENERATE_NAME_TRIES) {
+          meta.name = generateName(meta.generateName!);
+          this.def.canonicalize?.(obj);
+          continue;
         }
-        throw this.storageError(err, 'create', meta.name!);
+        throw await this.alreadyExists(key, meta.name!, !!meta.generateName);
       }
     }
   }
 
-  /** The update loop: read, transform, validate, compare-and-swap; retried on a concurrent write unless the
-   *  caller pinned a resourceVersion. */
+  /** 409 AlreadyExists, prefixed when the existing object is on its way out. */
+  private async alreadyExists(key: string, name: string, generated: boolean): Promise<status.StatusError> {
+    const e = generated ? status.generateNameConflict(this.gr, name) : status.alreadyExists(this.gr, name);
+    const existing = await this.storage.get(key).then((r) => r.kv, () => undefined);
+    const deleting = existing && (decodeKv(existing).object as ApiObject).metadata?.deletionTimestamp;
+    return deleting ? new status.StatusError(409, 'AlreadyExists', `object is being deleted: ${e.message}`, e.details) : e;
+  }
+
+  /**
+   * The update loop: read, transform, check the resourceVersion, prepare and validate, then
+   * compare-and-swap. A concurrent write makes it start over with the fresh object; a client that pinned
+   * a resourceVersion then gets the 409 Conflict. A write that changes nothing writes nothing.
+   */
   async update(namespace: string, transform: UpdateTransform, opts: UpdateOptions): Promise<WriteResult> {
+    const warningsBefore = opts.ctx.warnings.length;
+    let fresh = false;
     for (let attempt = 0; ; attempt++) {
-      const current = this.current(namespace, opts.name);
-      const currentObj = current ? structuredClone(current.object) as ApiObject : undefined;
-      const next = await transform(currentObj);
-      if (!current) {
-        if (!opts.allowCreate) throw status.notFound(this.gr, opts.name);
-        if (opts.subresource) throw status.notFound(this.gr, opts.name);
-        const meta = next.metadata ?? (next.metadata = {});
-        if (meta.resourceVersion) throw status.notFound(this.gr, opts.name);
-        meta.name = opts.name;
-        return this.create(namespace, next, opts);
-      }
-      const pinned = next.metadata?.resourceVersion;
-      if (pinned && pinned !== String(current.modRevision)) throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
-      if (!pinned && this.def.allowUnconditionalUpdate === false) {
-        throw status.invalid(this.def.group, this.def.kind, opts.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: 0, hasValue: true, detail: 'must be specified for an update' }]);
-      }
-      // An unconditional update writes over the live version, as if the client had named it.
-      if (!pinned) (next.metadata ??= {}).resourceVersion = String(current.modRevision);
-      const old = current.object as ApiObject;
-      const obj = this.prepareUpdate(next, old, opts);
-      this.throwIfInvalid(obj, [
-        ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-        ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
-        ...validateStructure(obj, this.storageSchema),
-        ...(this.def.validateUpdate?.(obj, old, opts.ctx) ?? []),
-      ]);
-      this.def.canonicalize?.(obj);
-      this.def.decorate?.(obj);
-
-      const oldStored = withoutResourceVersion(old);
-      const unchanged = deepEqual(withoutResourceVersion(obj), oldStored);
-      if (unchanged) return { object: current.object as ApiObject, json: current.json, created: false };
-      if (obj.metadata.deletionTimestamp && !obj.metadata.finalizers?.length && !this.deletionBlocked(obj)) {
-        // The last finalizer went away: the update completes the deletion.
-        const result = await this.removeObject(namespace, opts.name, current.modRevision, obj, opts.dryRun).catch((err) => {
-          if (err instanceof ModRevisionMismatchError && !pinned && attempt < MAX_UPDATE_RETRIES) return undefined;
-          throw err;
-        });
-        if (!result) continue;
-        // The answer is the object as this update left it, at the revision that removed it.
-        obj.metadata.resourceVersion = result.metadata.resourceVersion;
-        return { object: obj, json: JSON.stringify(obj), created: false };
-      }
-      delete obj.metadata.resourceVersion;
-      if (opts.dryRun) {
-        obj.metadata.resourceVersion = String(current.modRevision);
-        return { object: obj, json: JSON.stringify(obj), created: false };
-      }
+      // Warnings belong to the attempt that succeeds.
+      opts.ctx.warnings.length = warningsBefore;
       try {
-        const kv = await this.storage.update(this.key(namespace, opts.name), JSON.stringify(obj), current.modRevision);
-        obj.metadata.resourceVersion = String(kv.modRevision);
-        return { object: obj, json: JSON.stringify(obj), created: false };
+        const outcome = await this.updateOnce(namespace, transform, opts);
+        if (outcome === RETRY) {
+          if (attempt >= MAX_WRITE_RETRIES) throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
+          continue;
+        }
+        if (outcome.unchanged && !fresh) { await this.catchUp(); fresh = true; continue; }
+        return outcome.result;
       } catch (err) {
-        if (err instanceof ModRevisionMismatchError) {
-          if (pinned) throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
-          if (attempt < MAX_UPDATE_RETRIES) { await this.cache.waitFor(err.current?.modRevision ?? 0, 1000); continue; }
-          throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
-        }
-        if (err instanceof KeyNotFoundError) {
-          if (attempt < MAX_UPDATE_RETRIES) { await this.waitForStorage(); continue; }
-          throw status.notFound(this.gr, opts.name);
-        }
-        throw this.storageError(err, 'update', opts.name);
-      }
-    }
-  }
-
-  async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    for (let attempt = 0; ; attempt++) {
-      const current = this.current(namespace, name);
-      if (!current) throw status.notFound(this.gr, name);
-      const obj = structuredClone(current.object) as ApiObject;
-      const pre = opts.preconditions;
-      if (pre?.uid && pre.uid !== obj.metadata.uid) {
-        throw status.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid}`);
-      }
-      if (pre?.resourceVersion && pre.resourceVersion !== obj.metadata.resourceVersion) {
-        throw status.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion}`);
-      }
-      const finalizers = obj.metadata.finalizers ?? [];
-      const blocked = finalizers.length > 0 || this.deletionBlocked(obj);
-      if (blocked) {
-        if (obj.metadata.deletionTimestamp) return { object: current.object as ApiObject, removed: false };
-        obj.metadata.deletionTimestamp = nowRfc3339();
-        obj.metadata.deletionGracePeriodSeconds = 0;
-        this.def.prepareForDelete?.(obj);
-        if (this.def.trackGeneration !== false && obj.metadata.generation) obj.metadata.generation += 1;
-        delete obj.metadata.resourceVersion;
-        if (opts.dryRun) return { object: { ...obj, metadata: { ...obj.metadata, resourceVersion: current.object.metadata.resourceVersion } }, removed: false };
-        try {
-          const kv = await this.storage.update(this.key(namespace, name), JSON.stringify(obj), current.modRevision);
-          obj.metadata.resourceVersion = String(kv.modRevision);
-          return { object: obj, removed: false };
-        } catch (err) {
-          if (err instanceof ModRevisionMismatchError && attempt < MAX_UPDATE_RETRIES) { await this.cache.waitFor(err.current?.modRevision ?? 0, 1000); continue; }
-          if (err instanceof KeyNotFoundError) throw status.notFound(this.gr, name);
-          throw this.storageError(err, 'delete', name);
-        }
-      }
-      try {
-        const removed = await this.removeObject(namespace, name, current.modRevision, obj, opts.dryRun);
-        return { object: removed, removed: true };
-      } catch (err) {
-        if (err instanceof ModRevisionMismatchError && attempt < MAX_UPDATE_RETRIES) { await this.cache.waitFor(err.current?.modRevision ?? 0, 1000); continue; }
+        if (!fresh && err instanceof status.StatusError && err.code < 500) { await this.catchUp(); fresh = true; continue; }
         throw err;
       }
     }
   }
 
-  /** Deletes the key if it is still at `modRevision`; answers the last state. */
-  private async removeObject(namespace: string, name: string, modRevision: number, last: ApiObject, dryRun: boolean): Promise<ApiObject> {
-    if (dryRun) return last;
+  private async updateOnce(namespace: string, transform: UpdateTransform, opts: UpdateOptions): Promise<typeof RETRY | { result: WriteResult; unchanged: boolean }> {
+    const current = this.current(namespace, opts.name);
+    const next = await transform(current ? structuredClone(current.object) as ApiObject : undefined);
+    if (next.metadata === null || typeof next.metadata !== 'object') next.metadata = {};
+    if (!current) {
+      if (!opts.allowCreate || this.writesStatusOnly(opts.subresource)) throw status.notFound(this.gr, opts.name);
+      next.metadata.name = opts.name;
+      try {
+        return { result: await this.create(namespace, next, opts), unchanged: false };
+      } catch (err) {
+        // Someone created it meanwhile: this becomes an update of their object.
+        if (err instanceof status.StatusError && err.reason === 'AlreadyExists') { await this.catchUp(); return RETRY; }
+        throw err;
+      }
+    }
+
+    const currentRv = String(current.modRevision);
+    const pinned = next.metadata.resourceVersion;
+    if (pinned) {
+      if (pinned !== currentRv) throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
+    } else if (this.def.allowUnconditionalUpdate === false) {
+      // Kubernetes names the resource where the kind would go and prints the uint64 zero as Go's %#v does.
+      throw status.invalid(this.gr.group, this.gr.resource, opts.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', hasValue: false, detail: '0x0: must be specified for an update' }]);
+    } else {
+      // An unconditional update writes over the live version, as if the client had named it.
+      next.metadata.resourceVersion = currentRv;
+    }
+
+    const old = current.object as ApiObject;
+    const obj = this.prepareUpdate(next, old, opts);
+    this.throwIfInvalid(obj, [
+      ...validateObjectMetaUpdate(obj.metadata, old.metadata),
+      ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
+      ...validateStructure(obj, this.storageSchema),
+      ...(this.def.validateUpdate?.(obj, old, opts.ctx) ?? []),
+    ]);
+    this.def.canonicalize?.(obj);
+    this.def.decorate?.(obj);
+
+    if (deepEqual(obj, old)) return { result: { object: old, json: current.json, created: false }, unchanged: true };
+
+    if (this.shouldDeleteDuringUpdate(obj, old)) {
+      // The last finalizer went away: the update completes the deletion, and answers the object as it left it.
+      if (opts.dryRun) return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
+      try {
+        const kv = await this.storage.delete(this.key(namespace, opts.name), current.modRevision);
+        obj.metadata.resourceVersion = String(kv.modRevision);
+      } catch (err) {
+        if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
+        // Another update removed it first: the outcome is the same.
+        if (!(err instanceof KeyNotFoundError)) throw this.storageError(err, 'delete', opts.name);
+      }
+      return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
+    }
+
+    delete obj.metadata.resourceVersion;
+    if (opts.dryRun) {
+      obj.metadata.resourceVersion = currentRv;
+      return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
+    }
     try {
-      const kv = await this.storage.delete(this.key(namespace, name), modRevision);
-      const out = decodeKv(kv).object as ApiObject;
-      return out;
+      const kv = await this.storage.update(this.key(namespace, opts.name), JSON.stringify(obj), current.modRevision);
+      obj.metadata.resourceVersion = String(kv.modRevision);
+      return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
     } catch (err) {
-      if (err instanceof ModRevisionMismatchError) throw err;
-      if (err instanceof KeyNotFoundError) throw status.notFound(this.gr, name);
+      if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
+      if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
+      throw this.storageError(err, 'update', opts.name);
+    }
+  }
+
+  /** Kubernetes' ShouldDeleteDuringUpdate: a deleted object whose last finalizer an update removes goes. */
+  private shouldDeleteDuringUpdate(obj: ApiObject, old: ApiObject): boolean {
+    if (!old.metadata.deletionTimestamp || obj.metadata.finalizers?.length || this.deletionBlocked(obj)) return false;
+    const grace = old.metadata.deletionGracePeriodSeconds;
+    return grace === undefined || grace === null || grace === 0;
+  }
+
+  /**
+   * Delete: preconditions, admission, then either removal, or (finalizers pending) marking the object
+   * with deletionTimestamp and a grace period of 0. Kinds with their own deletion lifecycle (a Namespace
+   * waiting for its content) are marked on the first delete and refuse a second one while still held.
+   */
+  async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
+    let fresh = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await this.deleteOnce(namespace, name, opts);
+        if (outcome !== RETRY) return outcome;
+        if (attempt >= MAX_WRITE_RETRIES) throw status.conflict(this.gr, name, status.OBJECT_MODIFIED);
+      } catch (err) {
+        if (!fresh && err instanceof status.StatusError && err.code < 500) { await this.catchUp(); fresh = true; continue; }
+        throw err;
+      }
+    }
+  }
+
+  private async deleteOnce(namespace: string, name: string, opts: DeleteOptions): Promise<typeof RETRY | DeleteResult> {
+    const current = this.current(namespace, name);
+    if (!current) throw status.notFound(this.gr, name);
+    const obj = structuredClone(current.object) as ApiObject;
+    const meta = obj.metadata;
+    const lifecycle = this.def.deletionBlocked !== undefined;
+    this.checkPreconditions(obj, opts.preconditions, lifecycle);
+    if (lifecycle && meta.deletionTimestamp && this.deletionBlocked(obj)) {
+      throw status.conflict(this.gr, name, this.def.group === '' && this.def.plural === 'namespaces' ? NAMESPACE_TERMINATING : 'the object is being deleted');
+    }
+    await opts.validate?.(obj);
+
+    if (lifecycle && !meta.deletionTimestamp && (this.deletionBlocked(obj) || meta.finalizers?.length)) {
+      // The first delete only starts the lifecycle (a Namespace turns Terminating); no grace period is set.
+      meta.deletionTimestamp = nowRfc3339();
+      this.def.prepareForDelete?.(obj);
+      return this.markDeleted(namespace, name, current, obj, opts.dryRun);
+    }
+    if (meta.finalizers?.length) {
+      // Kubernetes' markAsDeleting; deleting again while finalizers are pending changes nothing.
+      if (meta.deletionTimestamp && meta.deletionGracePeriodSeconds === 0) return { object: current.object as ApiObject, removed: false };
+      if (!meta.deletionTimestamp && typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
+      meta.deletionTimestamp ??= nowRfc3339();
+      meta.deletionGracePeriodSeconds = 0;
+      return this.markDeleted(namespace, name, current, obj, opts.dryRun);
+    }
+    if (opts.dryRun) return { object: current.object as ApiObject, removed: true };
+    try {
+      const kv = await this.storage.delete(this.key(namespace, name), current.modRevision);
+      return { object: decodeKv(kv).object as ApiObject, removed: true };
+    } catch (err) {
+      if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
+      if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
       throw this.storageError(err, 'delete', name);
     }
+  }
+
+  /** Writes an object marked for deletion (kept until its finalizers are gone). */
+  private async markDeleted(namespace: string, name: string, current: CachedObject, obj: ApiObject, dryRun: boolean): Promise<typeof RETRY | DeleteResult> {
+    if (dryRun) return { object: obj, removed: false };
+    delete obj.metadata.resourceVersion;
+    try {
+      const kv = await this.storage.update(this.key(namespace, name), JSON.stringify(obj), current.modRevision);
+      obj.metadata.resourceVersion = String(kv.modRevision);
+      return { object: obj, removed: false };
+    } catch (err) {
+      if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
+      if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
+      throw this.storageError(err, 'delete', name);
+    }
+  }
+
+  /** DeleteOptions.preconditions, with Kubernetes' texts (the Namespace registry words them its own way). */
+  private checkPreconditions(obj: ApiObject, pre: DeleteOptions['preconditions'], lifecycle: boolean): void {
+    if (!pre) return;
+    const meta = obj.metadata;
+    const name = meta.name ?? '';
+    if (lifecycle) {
+      if (pre.uid && pre.uid !== meta.uid) throw status.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`);
+      if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+        throw status.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`);
+      }
+      return;
+    }
+    // rest.BeforeDelete names the kind where the resource would go.
+    const byKind = { group: this.def.group, resource: this.def.kind };
+    if (pre.uid && pre.uid !== meta.uid) {
+      throw status.conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${meta.uid}). The object might have been deleted and then recreated`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+      throw status.conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${meta.resourceVersion}). The object might have been modified`);
+    }
+  }
+
+  /** `status`, and the sub-resources the kind declares to behave like it. */
+  private writesStatusOnly(subresource: string): boolean {
+    return subresource === 'status' || (!!subresource && (this.def.status?.variants?.includes(subresource) ?? false));
   }
 
   private deletionBlocked(obj: ApiObject): boolean {
     return this.def.deletionBlocked?.(obj) ?? false;
   }
 
-  /** Carries over what a write may not change and resets what its sub-resource does not own. */
+  /**
+   * rest.BeforeUpdate: identity and deletion fields come from the old object unless the client sent them
+   * (validation then refuses a change), generation is the old one (bumped when anything but metadata and
+   * status changed), and the fields the sub-resource does not own are reset.
+   */
   private prepareUpdate(next: ApiObject, old: ApiObject, opts: UpdateOptions): ApiObject {
     const obj: ApiObject = next;
     obj.apiVersion = this.storageApiVersion;
     obj.kind = this.def.kind;
-    const meta = obj.metadata ?? (obj.metadata = {});
+    const meta = obj.metadata;
     const oldMeta = old.metadata;
-    if (this.def.namespaced) meta.namespace ??= oldMeta.namespace;
-    meta.name ??= oldMeta.name;
-    meta.uid = oldMeta.uid;
+    if (this.def.namespaced) meta.namespace ||= oldMeta.namespace; else delete meta.namespace;
+    meta.name ||= oldMeta.name;
+    meta.uid ||= oldMeta.uid;
     meta.creationTimestamp = oldMeta.creationTimestamp;
-    if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp; else delete meta.deletionTimestamp;
-    if (oldMeta.deletionGracePeriodSeconds !== undefined) meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds; else delete meta.deletionGracePeriodSeconds;
+    if (oldMeta.deletionTimestamp) meta.deletionTimestamp = oldMeta.deletionTimestamp;
+    if (oldMeta.deletionGracePeriodSeconds !== undefined && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null)) {
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    }
     delete meta.selfLink;
     if (oldMeta.generation !== undefined) meta.generation = oldMeta.generation; else delete meta.generation;
 
-    const statusFields = this.def.status ? (this.def.status.statusFields ?? ['status']) : [];
-    if (opts.subresource === 'status' || this.def.status?.variants?.includes(opts.subresource)) {
+    if (this.writesStatusOnly(opts.subresource)) {
       // A status write changes the status fields, labels and annotations, and nothing else.
+      const statusFields = this.def.status?.statusFields ?? ['status'];
       const merged = structuredClone(old) as ApiObject;
       for (const f of statusFields) { if (obj[f] === undefined) delete merged[f]; else merged[f] = obj[f]; }
       merged.metadata.resourceVersion = meta.resourceVersion;
@@ -307,10 +420,13 @@ export class ResourceStore {
       this.def.prepareForUpdate?.(merged, old, opts.ctx);
       return merged;
     }
-    for (const f of statusFields) { if (old[f] === undefined) delete obj[f]; else obj[f] = structuredClone(old[f]); }
+    if (this.def.status) {
+      for (const path of this.def.status.mainResetsFields ?? ['status']) copyPath(old, obj, path.split('.'));
+    }
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
     this.def.prepareForUpdate?.(obj, old, opts.ctx);
+    const statusFields = this.def.status ? (this.def.status.statusFields ?? ['status']) : [];
     if (this.def.trackGeneration !== false && specChanged(obj, old, statusFields)) meta.generation = (oldMeta.generation ?? 0) + 1;
     return obj;
   }
@@ -319,9 +435,17 @@ export class ResourceStore {
     if (errs.length) throw status.invalid(this.def.group, this.def.kind, obj.metadata?.name ?? '', errs);
   }
 
-  private async waitForStorage(): Promise<void> {
-    const rev = await this.storage.currentRevision();
-    await this.cache.waitFor(rev, 1000);
+  /** Waits until the cache has seen `revision` (default: the store's newest); true when it has. */
+  private async catchUp(revision?: number): Promise<boolean> {
+    let target = revision;
+    if (target === undefined) {
+      try {
+        target = await this.storage.currentRevision();
+      } catch (err) {
+        throw this.storageError(err, 'get', '');
+      }
+    }
+    return this.cache.waitFor(target, CACHE_WAIT_MS);
   }
 
   storageError(err: unknown, operation: string, name: string): Error {
@@ -332,6 +456,23 @@ export class ResourceStore {
   }
 }
 
+/** Sets `path` of `to` to its value in `from` (removing it when `from` has none). */
+function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, path: string[]): void {
+  let src: unknown = from;
+  for (const seg of path) src = src !== null && typeof src === 'object' ? (src as Record<string, unknown>)[seg] : undefined;
+  let dst = to;
+  for (const seg of path.slice(0, -1)) {
+    const child = dst[seg];
+    if (child === null || typeof child !== 'object' || Array.isArray(child)) {
+      if (src === undefined) return;
+      dst[seg] = {};
+    }
+    dst = dst[seg] as Record<string, unknown>;
+  }
+  const last = path[path.length - 1];
+  if (src === undefined) delete dst[last]; else dst[last] = structuredClone(src);
+}
+
 /** True when anything but metadata and the status fields differs. */
 function specChanged(a: ApiObject, b: ApiObject, statusFields: string[]): boolean {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -340,9 +481,4 @@ function specChanged(a: ApiObject, b: ApiObject, statusFields: string[]): boolea
     if (!deepEqual(a[k], b[k])) return true;
   }
   return false;
-}
-
-function withoutResourceVersion(obj: ApiObject): ApiObject {
-  const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return { ...obj, metadata: meta };
 }

@@ -1,15 +1,24 @@
-// Query parameters of the standard operations, parsed and checked once: a bad value is a 400.
-import { badRequest } from '../machinery/status.ts';
+// Query parameters of the standard operations, parsed and checked once. Each verb reads the parameters the
+// spec's table lists for it and ignores the others, as Kubernetes decodes only the options of the verb.
+// Booleans never fail (Go's conversion: "0", "f", "false" in any case are false, anything else true);
+// integers follow strconv.ParseInt; an unknown value of an enumerated parameter is a 400.
+import { badRequest, invalid, type StatusError } from '../machinery/status.ts';
+import { validateFieldManager } from '../machinery/validation/objectmeta.ts';
+import type { FieldError } from '../machinery/field-errors.ts';
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
 export interface QueryParams {
   pretty: boolean;
   dryRun: boolean;
   fieldManager?: string;
-  fieldValidation: 'Strict' | 'Warn' | 'Ignore';
+  fieldValidation: FieldValidation;
   force?: boolean;
   gracePeriodSeconds?: number;
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  propagationPolicy?: PropagationPolicy;
   orphanDependents?: boolean;
+  ignoreStoreReadErrorWithClusterBreakingPotential?: boolean;
   continue?: string;
   limit?: number;
   labelSelector?: string;
@@ -23,55 +32,146 @@ export interface QueryParams {
   includeObject: 'None' | 'Metadata' | 'Object';
 }
 
-function bool(q: URLSearchParams, name: string): boolean | undefined {
-  const v = q.get(name);
-  if (v === null) return undefined;
-  if (v === '' || v === 'true' || v === '1' || v === 'True' || v === 'TRUE' || v === 't' || v === 'T') return true;
-  if (v === 'false' || v === '0' || v === 'False' || v === 'FALSE' || v === 'f' || v === 'F') return false;
-  throw badRequest(`invalid boolean value for ${name}: ${JSON.stringify(v)}`);
+/** The group Kubernetes names its option kinds in (`CreateOptions.meta.k8s.io`), renamed as the spec does. */
+export const META_GROUP = 'meta.svc.io';
+
+type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+const WRITE: readonly string[] = ['create', 'update', 'patch'];
+const DELETE: readonly string[] = ['delete', 'deletecollection'];
+const LIST: readonly string[] = ['list', 'watch', 'deletecollection'];
+const READ: readonly string[] = ['get', 'list', 'watch'];
+
+/** Which parameters a verb reads (the spec's "Used by" column; get also reads resourceVersion). */
+const USED_BY: Record<string, readonly string[]> = {
+  dryRun: [...WRITE, ...DELETE],
+  fieldManager: WRITE,
+  fieldValidation: WRITE,
+  force: ['patch'],
+  gracePeriodSeconds: DELETE,
+  propagationPolicy: DELETE,
+  orphanDependents: DELETE,
+  ignoreStoreReadErrorWithClusterBreakingPotential: DELETE,
+  continue: LIST,
+  limit: LIST,
+  labelSelector: LIST,
+  fieldSelector: LIST,
+  resourceVersion: [...LIST, 'get'],
+  resourceVersionMatch: LIST,
+  sendInitialEvents: LIST,
+  allowWatchBookmarks: ['list', 'watch'],
+  timeoutSeconds: LIST,
+  watch: ['list', 'watch'],
+  includeObject: READ,
+};
+
+const DRY_RUN_VALUES = ['All'] as const;
+/** Kubernetes lists the allowed fieldValidation values sorted, the empty default first. */
+const FIELD_VALIDATION_VALUES = ['', 'Ignore', 'Strict', 'Warn'] as const;
+/** As Kubernetes lists them in its message, "nil" (unset) included. */
+export const PROPAGATION_VALUES = ['Foreground', 'Background', 'Orphan', 'nil'] as const;
+
+export function isPropagationPolicy(v: string): v is PropagationPolicy {
+  return v === 'Foreground' || v === 'Background' || v === 'Orphan';
 }
 
-function int(q: URLSearchParams, name: string): number | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  if (!/^-?[0-9]+$/.test(v)) throw badRequest(`invalid integer value for ${name}: ${JSON.stringify(v)}`);
-  return Number(v);
+function quoteList(values: readonly string[]): string {
+  return values.map((v) => JSON.stringify(v)).join(', ');
 }
 
-function oneOf<T extends string>(q: URLSearchParams, name: string, allowed: readonly T[]): T | undefined {
-  const v = q.get(name);
-  if (v === null || v === '') return undefined;
-  if (!(allowed as readonly string[]).includes(v)) {
-    throw badRequest(`invalid value for ${name}: ${JSON.stringify(v)}: supported values: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
-  }
-  return v as T;
+function unsupported(name: string, shown: string, supported: readonly string[]): StatusError {
+  return badRequest(`${name}: Unsupported value: ${shown}: supported values: ${quoteList(supported)}`);
 }
 
-export function parseQuery(q: URLSearchParams): QueryParams {
-  const dryRun = q.getAll('dryRun');
-  for (const d of dryRun) {
-    if (d !== 'All') throw badRequest(`invalid value for dryRun: ${JSON.stringify(d)}: supported values: "All"`);
-  }
-  const limit = int(q, 'limit');
-  return {
-    pretty: bool(q, 'pretty') ?? false,
-    dryRun: dryRun.length > 0,
-    fieldManager: q.get('fieldManager') ?? undefined,
-    fieldValidation: oneOf(q, 'fieldValidation', ['Strict', 'Warn', 'Ignore'] as const) ?? 'Warn',
-    force: bool(q, 'force'),
-    gracePeriodSeconds: int(q, 'gracePeriodSeconds'),
-    propagationPolicy: oneOf(q, 'propagationPolicy', ['Orphan', 'Background', 'Foreground'] as const),
-    orphanDependents: bool(q, 'orphanDependents'),
-    continue: q.get('continue') || undefined,
-    limit: limit !== undefined && limit > 0 ? limit : undefined,
-    labelSelector: q.get('labelSelector') ?? undefined,
-    fieldSelector: q.get('fieldSelector') ?? undefined,
-    resourceVersion: q.get('resourceVersion') ?? undefined,
-    resourceVersionMatch: oneOf(q, 'resourceVersionMatch', ['NotOlderThan', 'Exact'] as const),
-    sendInitialEvents: bool(q, 'sendInitialEvents'),
-    allowWatchBookmarks: bool(q, 'allowWatchBookmarks'),
-    timeoutSeconds: int(q, 'timeoutSeconds'),
-    watch: bool(q, 'watch') ?? false,
-    includeObject: oneOf(q, 'includeObject', ['None', 'Metadata', 'Object'] as const) ?? 'Metadata',
+/** Go's %#v of a []string: `[]string{"a", "b"}`. */
+export function goStringSliceLiteral(values: readonly string[]): string {
+  return `[]string{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+}
+
+/** Kubernetes' Convert_Slice_string_To_bool: only "0", "f" and "false" (any case) are false. */
+export function parseBool(value: string): boolean {
+  const v = value.toLowerCase();
+  return !(v === '0' || v === 'f' || v === 'false');
+}
+
+/** strconv.ParseInt(s, 10, 64), with Go's error texts. */
+export function parseInt64(value: string): number {
+  if (!/^[+-]?[0-9]+$/.test(value)) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: invalid syntax`);
+  const big = BigInt(value);
+  if (big > 9223372036854775807n || big < -9223372036854775808n) throw badRequest(`strconv.ParseInt: parsing ${JSON.stringify(value)}: value out of range`);
+  return Number(big);
+}
+
+export function parseQuery(q: URLSearchParams, verb?: string): QueryParams {
+  const uses = (name: string) => verb === undefined || (USED_BY[name]?.includes(verb as Verb) ?? true);
+  const str = (name: string): string | undefined => (uses(name) ? q.get(name) ?? undefined : undefined);
+  const bool = (name: string): boolean | undefined => {
+    const v = str(name);
+    return v === undefined ? undefined : parseBool(v);
   };
+  const int = (name: string): number | undefined => {
+    const v = str(name);
+    return v === undefined || v === '' ? undefined : parseInt64(v);
+  };
+
+  const dryRunValues = uses('dryRun') ? q.getAll('dryRun') : [];
+  if (dryRunValues.some((d) => !(DRY_RUN_VALUES as readonly string[]).includes(d))) {
+    throw unsupported('dryRun', goStringSliceLiteral(dryRunValues), DRY_RUN_VALUES);
+  }
+  const fieldValidation = str('fieldValidation') ?? '';
+  if (!(FIELD_VALIDATION_VALUES as readonly string[]).includes(fieldValidation)) {
+    throw unsupported('fieldValidation', JSON.stringify(fieldValidation), FIELD_VALIDATION_VALUES);
+  }
+  const propagationPolicy = str('propagationPolicy') || undefined;
+  if (propagationPolicy !== undefined && !isPropagationPolicy(propagationPolicy)) {
+    throw unsupported('propagationPolicy', JSON.stringify(propagationPolicy), PROPAGATION_VALUES);
+  }
+  const resourceVersionMatch = str('resourceVersionMatch') || undefined;
+  if (resourceVersionMatch !== undefined && resourceVersionMatch !== 'NotOlderThan' && resourceVersionMatch !== 'Exact') {
+    throw unsupported('resourceVersionMatch', JSON.stringify(resourceVersionMatch), ['Exact', 'NotOlderThan']);
+  }
+  const includeObject = str('includeObject') || undefined;
+  if (includeObject !== undefined && includeObject !== 'None' && includeObject !== 'Metadata' && includeObject !== 'Object') {
+    throw badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(includeObject)}: must be 'Metadata', 'Object', 'None', or empty`);
+  }
+  const limit = int('limit');
+  return {
+    pretty: bool('pretty') ?? false,
+    dryRun: dryRunValues.length > 0,
+    fieldManager: str('fieldManager'),
+    fieldValidation: (fieldValidation || 'Warn') as FieldValidation,
+    force: bool('force'),
+    gracePeriodSeconds: int('gracePeriodSeconds'),
+    propagationPolicy: propagationPolicy as PropagationPolicy | undefined,
+    orphanDependents: bool('orphanDependents'),
+    ignoreStoreReadErrorWithClusterBreakingPotential: bool('ignoreStoreReadErrorWithClusterBreakingPotential'),
+    continue: str('continue') || undefined,
+    limit: limit !== undefined && limit > 0 ? limit : undefined,
+    labelSelector: str('labelSelector'),
+    fieldSelector: str('fieldSelector'),
+    resourceVersion: str('resourceVersion'),
+    resourceVersionMatch,
+    sendInitialEvents: bool('sendInitialEvents'),
+    allowWatchBookmarks: bool('allowWatchBookmarks'),
+    timeoutSeconds: int('timeoutSeconds'),
+    watch: bool('watch') ?? false,
+    includeObject: (includeObject ?? 'Metadata') as QueryParams['includeObject'],
+  };
+}
+
+/**
+ * The 422 Kubernetes answers for CreateOptions, UpdateOptions and PatchOptions it cannot accept: a
+ * `force` on a patch other than apply, a missing field manager on apply, and ValidateFieldManager (at
+ * most 128 bytes, printable characters only).
+ */
+export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', params: QueryParams, patch?: { apply: boolean }): void {
+  const errs: FieldError[] = [];
+  if (patch && !patch.apply && params.force !== undefined) {
+    errs.push({ type: 'FieldValueForbidden', field: 'force', hasValue: false, detail: 'may not be specified for non-apply patch' });
+  }
+  if (patch?.apply && !params.fieldManager) {
+    errs.push({ type: 'FieldValueRequired', field: 'fieldManager', hasValue: false, detail: 'is required for apply patch' });
+  }
+  errs.push(...validateFieldManager(params.fieldManager, 'fieldManager'));
+  if (errs.length) throw invalid(META_GROUP, kind, '', errs);
 }

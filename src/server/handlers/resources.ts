@@ -1,22 +1,23 @@
 // Resource requests: routes a parsed request to the generic registry and writes the answer.
 import type { Storage } from '../../storage/interface.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
-import type { RequestContext } from '../../apis/kind.ts';
+import type { RequestContext, ViewSubresource } from '../../apis/kind.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
 import * as status from '../../machinery/status.ts';
-import { applyJsonPatch } from '../../machinery/patch/json-patch.ts';
-import { applyMergePatch } from '../../machinery/patch/merge-patch.ts';
-import { listObjects, syncToStorage, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
-import { decodeBody, decodeValue, parseBody } from '../../registry/decode-body.ts';
+import { patchedObjectInvalid } from '../../machinery/patch/patch-errors.ts';
+import { listObjects, syncToStorage, waitNotOlderThan, parseResourceVersion } from '../../registry/list.ts';
+import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decode-body.ts';
 import type { CachedObject } from '../../storage/cache.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
 import { negotiate, contentTypeOf, type Representation } from '../negotiate.ts';
-import { parseQuery, type QueryParams } from '../params.ts';
+import { parseQuery, validateWriteOptions, type QueryParams } from '../params.ts';
 import { readBody, sendJsonText, sendObject, warningHeader, type Request, type Response } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { serveWatch } from './watch.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
+import { deleteOptionsOf } from './delete-options.ts';
+import { PATCH_FORMATS, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
 
 export interface ResourceHandlerDeps {
   surface: ApiSurface;
@@ -26,19 +27,17 @@ export interface ResourceHandlerDeps {
   watchRegistry: Set<() => void>;
 }
 
-const PATCH_TYPES = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
-
 export async function handleResource(deps: ResourceHandlerDeps, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
   const served = deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!served) throw status.pathNotFound();
   const { def } = served;
-  const params = parseQuery(query);
   const sub = info.subresource;
   if (info.parts.length) throw status.pathNotFound();
   if (sub && sub !== 'status' && !def.status?.variants?.includes(sub) && !def.views?.some((v) => v.name === sub)) throw status.pathNotFound();
   if (sub === 'status' && !def.status) throw status.pathNotFound();
   if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw status.pathNotFound();
   const namespace = def.namespaced ? info.namespace : '';
+  const params = parseQuery(query, info.verb);
   const ctx: RequestContext = { user, version: info.apiVersion, subresource: sub, dryRun: params.dryRun, warnings: [] };
   const tableAllowed = !sub && (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch');
   const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : ['']);
@@ -86,7 +85,8 @@ function viewOf(served: ServedResource, sub: string) {
 
 async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, sub: string, params: QueryParams, rep: Representation): Promise<void> {
   const store = served.store;
-  const rv = requestedResourceVersion(params.resourceVersion);
+  const rv = params.resourceVersion ? parseResourceVersion(params.resourceVersion) : undefined;
+  if (params.resourceVersion && rv === undefined) throw status.badRequest(`Invalid value for resourceVersion: ${JSON.stringify(params.resourceVersion)}`);
   if (rv === undefined) await syncToStorage(store, deps.storage);
   else if (rv > 0) await waitNotOlderThan(store, rv);
   const found = store.getOrThrow(namespace, name);
@@ -122,15 +122,14 @@ async function listCollection(deps: ResourceHandlerDeps, served: ServedResource,
 }
 
 async function createObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
+  const { def } = served;
+  validateWriteOptions('CreateOptions', params);
   const body = await readBody(req);
-  const { object, warnings } = decodeBody(body, contentTypeOf(req.headers['content-type']), served.def, served.version, params.fieldValidation);
+  const { object, warnings } = decodeBody(body, contentTypeOf(req.headers['content-type']), def, served.version, params.fieldValidation);
   ctx.warnings.push(...warnings);
-  const bodyNs = object.metadata?.namespace;
-  if (served.def.namespaced && bodyNs && bodyNs !== namespace) {
+  const bodyNs = object.metadata.namespace;
+  if (def.namespaced && bodyNs && bodyNs !== namespace) {
     throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-  if (!object.metadata?.name && !object.metadata?.generateName) {
-    throw status.invalid(served.def.group, served.def.kind, '', [{ type: 'FieldValueRequired', field: 'metadata.name', hasValue: false, detail: 'name or generateName is required' }]);
   }
   await deps.admission.admit({ operation: 'CREATE', served, namespace, name: object.metadata.name ?? '', object, ctx });
   const result = await served.store.create(namespace, object, { ctx, dryRun: params.dryRun });
@@ -138,133 +137,142 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
   sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
 
+/** Kubernetes' checkName: the object must carry the URL's name, and no other namespace than the URL's. */
+function checkName(obj: ApiObject, name: string, namespace: string): void {
+  const meta = (obj.metadata ?? {}) as ApiObject['metadata'];
+  const objName = typeof meta.name === 'string' ? meta.name : '';
+  if (objName !== name) throw status.badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
+  const objNs = typeof meta.namespace === 'string' ? meta.namespace : '';
+  if (namespace && objNs && objNs !== namespace) {
+    throw status.badRequest(`the namespace of the object (${objNs}) does not match the namespace on the request (${namespace})`);
+  }
+}
+
+/** The body of a PUT to a view sub-resource: the view's own kind when it is the resource's, else any object. */
+function decodeViewBody(served: ServedResource, view: ViewSubresource, body: Buffer, mediaType: string, params: QueryParams, ctx: RequestContext): ApiObject {
+  if (view.kind === served.def.kind && view.group === served.def.group) {
+    const d = decodeBody(body, mediaType, served.def, served.version, params.fieldValidation);
+    ctx.warnings.push(...d.warnings);
+    return d.object;
+  }
+  const value = parseBody(body, mediaType, view.kind).value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw status.badRequest(`the object provided is unrecognized (must be of type ${view.kind})`);
+  }
+  const obj = value as ApiObject;
+  if (obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
+  return obj;
+}
+
+/** `status` and the sub-resources that behave like it write only the status fields. */
+function statusLike(served: ServedResource, sub: string): boolean {
+  return sub === 'status' || (served.def.status?.variants?.includes(sub) ?? false);
+}
+
 async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
-  const body = await readBody(req);
   const sub = ctx.subresource;
   const view = viewOf(served, sub);
+  if (view && !view.update) throw status.methodNotAllowed('PUT', served.store.gr);
+  validateWriteOptions('UpdateOptions', params);
+  const body = await readBody(req);
   const mediaType = contentTypeOf(req.headers['content-type']);
   let decoded: ApiObject;
   if (view) {
-    if (!view.update) throw status.methodNotAllowed('PUT', served.store.gr);
-    decoded = parseBody(body, mediaType).value as ApiObject;
+    decoded = decodeViewBody(served, view, body, mediaType, params, ctx);
   } else {
     const d = decodeBody(body, mediaType, served.def, served.version, params.fieldValidation);
     decoded = d.object;
     ctx.warnings.push(...d.warnings);
   }
-  const bodyName = decoded.metadata?.name;
-  if (bodyName && bodyName !== name) throw status.badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${name})`);
-  const bodyNs = decoded.metadata?.namespace;
-  if (served.def.namespaced && bodyNs && bodyNs !== namespace) throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  checkName(decoded, name, namespace);
   const result = await served.store.update(namespace, async (current) => {
     let next: ApiObject = structuredClone(decoded);
-    if (view && current) {
-      next = view.update!(current, next);
-    }
+    if (view && current) next = view.update!(current, next);
     await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: next, oldObject: current, ctx });
     return next;
-  }, { ctx, dryRun: params.dryRun, subresource: view ? '' : sub, allowCreate: !!served.def.allowCreateOnUpdate && !sub, name });
-  if (view?.get) return sendObject(res, result.created ? 201 : 200, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
+  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name });
+  const code = result.created ? 201 : 200;
+  if (view?.get) return sendObject(res, code, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
-  sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+  sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
 
 async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
-  const mediaType = contentTypeOf(req.headers['content-type']);
-  if (mediaType === 'application/strategic-merge-patch+json' || mediaType === 'application/apply-patch+yaml') {
-    throw status.unsupportedMediaType(mediaType, ['application/json-patch+json', 'application/merge-patch+json']);
-  }
-  if (!PATCH_TYPES.includes(mediaType)) throw status.unsupportedMediaType(mediaType, PATCH_TYPES);
-  if (params.force !== undefined && params.force) {
-    throw status.invalid('meta.k8s.io', 'PatchOptions', '', [{ type: 'FieldValueForbidden', field: 'force', hasValue: false, detail: 'may not be specified for non-apply patch' }]);
-  }
-  const body = await readBody(req);
-  const patchText = body.toString('utf8');
+  const format = PATCH_FORMATS[contentTypeOf(req.headers['content-type'])];
+  if (!format) throw status.unsupportedMediaType('', patchMediaTypes());
   const sub = ctx.subresource;
   const view = viewOf(served, sub);
+  if (view && (!view.verbs.includes('patch') || !view.get || !view.update)) throw status.methodNotAllowed('PATCH', served.store.gr);
+  const body = await readBody(req);
+  validateWriteOptions('PatchOptions', params, { apply: !!format.apply });
+  // The patch is read once; its errors are answered only once the object is known to exist, as Kubernetes
+  // reads it only then.
+  let patch: DecodedPatch | undefined;
+  let patchError: unknown;
+  try { patch = format.decode(body.toString('utf8'), params.fieldValidation); } catch (err) { patchError = err; }
   const result = await served.store.update(namespace, async (current) => {
     if (!current) throw status.notFound(served.store.gr, name);
-    const base = view ? view.get!(current) : encodeFor(served, { object: current, json: '' }).object;
-    let patched: unknown;
-    if (mediaType === 'application/json-patch+json') patched = applyJsonPatch(base, patchText);
-    else {
-      let patch: unknown;
-      try { patch = JSON.parse(patchText); } catch (err) { throw status.badRequest(`error decoding patch: ${(err as Error).message}`); }
-      patched = applyMergePatch(base, patch);
-    }
+    if (!patch) throw patchError;
     let next: ApiObject;
     if (view) {
+      const patched = patch.apply(view.get!(current));
+      if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw patchedObjectInvalid(patched, `the object provided is unrecognized (must be of type ${view.kind})`);
       next = view.update!(current, patched as ApiObject);
     } else {
-      const d = decodeValue(patched, [], served.def, served.version, params.fieldValidation);
-      ctx.warnings.push(...d.warnings);
+      const patched = patch.apply(encodeFor(served, { object: current, json: '' }).object);
+      const d = decodePatchedObject(patched, served.def, served.version, params.fieldValidation, patch.strictErrors);
       next = d.object;
-      const pm = (patched as ApiObject)?.metadata;
-      if (pm?.name !== undefined && pm.name !== name) throw status.badRequest(`the name of the object (${pm.name}) does not match the name on the URL (${name})`);
+      ctx.warnings.push(...d.warnings);
+      checkName(next, name, namespace);
     }
     await deps.admission.admit({ operation: 'UPDATE', served, namespace, name, object: next, oldObject: current, ctx });
     return next;
-  }, { ctx, dryRun: params.dryRun, subresource: view ? '' : sub, allowCreate: false, name });
+  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name });
   if (view?.get) return sendObject(res, 200, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
   sendJsonText(res, 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
 
-interface DeleteBody {
-  preconditions?: { uid?: string; resourceVersion?: string };
-  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
-  gracePeriodSeconds?: number;
-  dryRun?: string[];
-  orphanDependents?: boolean;
-}
-
-async function readDeleteOptions(req: Request, params: QueryParams): Promise<DeleteBody> {
-  const body = await readBody(req);
-  let opts: DeleteBody = {};
-  if (body.length) {
-    const { value } = parseBody(body, contentTypeOf(req.headers['content-type']) || 'application/json');
-    if (value && typeof value === 'object') opts = value as DeleteBody;
-    const kind = (value as { kind?: string })?.kind;
-    if (kind !== undefined && kind !== 'DeleteOptions') throw status.badRequest(`the kind in the data (${kind}) does not match the expected kind (DeleteOptions)`);
-  }
-  if (opts.dryRun?.some((d) => d !== 'All')) throw status.badRequest(`invalid value for dryRun: supported values: "All"`);
-  const policy = opts.propagationPolicy ?? params.propagationPolicy;
-  if (policy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(policy)) {
-    throw status.invalid('meta.k8s.io', 'DeleteOptions', '', [{ type: 'FieldValueNotSupported', field: 'propagationPolicy', value: policy, hasValue: true, detail: 'supported values: "Foreground", "Background", "Orphan", "nil"' }]);
-  }
-  return { ...opts, propagationPolicy: policy, gracePeriodSeconds: opts.gracePeriodSeconds ?? params.gracePeriodSeconds };
+/** The Status a delete answers when the object is gone: `details.kind` holds the resource, as Kubernetes fills it. */
+function deletedStatus(served: ServedResource, name: string, uid: string | undefined) {
+  const details: Record<string, string> = { name };
+  if (served.def.group) details.group = served.def.group;
+  details.kind = served.def.plural;
+  if (uid) details.uid = uid;
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
 async function deleteObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
-  const opts = await readDeleteOptions(req, params);
-  const dryRun = params.dryRun || !!opts.dryRun?.length;
-  await syncToStorage(served.store, deps.storage);
-  const current = served.store.getOrThrow(namespace, name);
-  await deps.admission.admit({ operation: 'DELETE', served, namespace, name, object: undefined, oldObject: current.object as ApiObject, ctx });
-  const result = await served.store.delete(namespace, name, { ctx, dryRun, preconditions: opts.preconditions, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds });
+  const opts = deleteOptionsOf(await readBody(req), contentTypeOf(req.headers['content-type']), params);
+  ctx.dryRun = opts.dryRun;
+  const result = await served.store.delete(namespace, name, {
+    ctx, dryRun: opts.dryRun, preconditions: opts.preconditions, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds,
+    validate: (current) => deps.admission.admit({ operation: 'DELETE', served, namespace, name, object: undefined, oldObject: current, ctx }),
+  });
+  // 202 only when the object stays and the client asked for cascading with the old orphanDependents=false.
+  const code = !result.removed && opts.orphanDependents === false ? 202 : 200;
   if (!result.removed || served.def.deleteReturnsObject) {
     const enc = encodeFor(served, { object: result.object, json: JSON.stringify(result.object) });
-    return sendJsonText(res, result.removed ? 200 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+    return sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
   }
-  const s = {
-    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
-    details: { name, ...(served.def.group ? { group: served.def.group } : {}), kind: served.def.plural, uid: result.object.metadata.uid },
-  };
-  sendObject(res, 200, rep, s, warningHeader(ctx.warnings), params.pretty);
+  sendObject(res, code, rep, deletedStatus(served, name, result.object.metadata.uid), warningHeader(ctx.warnings), params.pretty);
 }
 
 async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
-  const opts = await readDeleteOptions(req, params);
-  const dryRun = params.dryRun || !!opts.dryRun?.length;
-  const listed = await listObjects(served.store, deps.storage, namespace, { ...params, limit: undefined, continue: undefined });
+  const opts = deleteOptionsOf(await readBody(req), contentTypeOf(req.headers['content-type']), params);
+  ctx.dryRun = opts.dryRun;
+  // A limit deletes one page only, as Kubernetes' DeleteCollection does.
+  const listed = await listObjects(served.store, deps.storage, namespace, { ...params, watch: false });
   for (const item of listed.items) {
     try {
-      await deps.admission.admit({ operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: item.object as ApiObject, ctx });
-      await served.store.delete(item.namespace, item.name, { ctx, dryRun, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds });
+      await served.store.delete(item.namespace, item.name, {
+        ctx, dryRun: opts.dryRun, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds,
+        validate: (current) => deps.admission.admit({ operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: current, ctx }),
+      });
     } catch (err) {
       if (err instanceof status.StatusError && err.code === 404) continue;
       throw err;
     }
   }
-  sendObject(res, 200, rep, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' }, warningHeader(ctx.warnings), params.pretty);
+  sendObject(res, 200, rep, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: served.def.kind } }, warningHeader(ctx.warnings), params.pretty);
 }

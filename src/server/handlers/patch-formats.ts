@@ -1,0 +1,40 @@
+// The PATCH body formats the server applies, by Content-Type. Each reads its body once (before the update
+// loop: a malformed patch is a 400, too many JSON patch operations a 413) and is then applied to every
+// fresh read of the object. Server-side apply adds its format here.
+import { decodeJsonPatch, applyJsonPatch } from '../../machinery/patch/json-patch.ts';
+import { decodeMergePatch, applyMergePatch } from '../../machinery/patch/merge-patch.ts';
+import type { FieldValidation } from '../params.ts';
+
+export interface DecodedPatch {
+  /** Strict decoding errors of the patch itself, added to those of the patched object. */
+  strictErrors: string[];
+  /** The patched document (the input is left untouched). Throws StatusError 422 when an operation fails. */
+  apply(current: unknown): unknown;
+}
+
+export interface PatchFormat {
+  /** Reads the patch body; throws StatusError 400 (or 413) when it cannot be used. */
+  decode(text: string, fieldValidation: FieldValidation): DecodedPatch;
+  /** Server-side apply: `force` and `fieldManager` rules differ, and a missing object may be created. */
+  apply?: boolean;
+}
+
+export const PATCH_FORMATS: Record<string, PatchFormat> = {
+  'application/json-patch+json': {
+    decode(text, fieldValidation) {
+      const patch = decodeJsonPatch(text, fieldValidation);
+      return { strictErrors: patch.strictErrors, apply: (current) => applyJsonPatch(current, patch) };
+    },
+  },
+  'application/merge-patch+json': {
+    decode(text, fieldValidation) {
+      const patch = decodeMergePatch(text, fieldValidation);
+      return { strictErrors: patch.strictErrors, apply: (current) => applyMergePatch(current, patch.patch) };
+    },
+  },
+};
+
+/** The media types PATCH accepts, as the 415 lists them. */
+export function patchMediaTypes(): string[] {
+  return Object.keys(PATCH_FORMATS);
+}
