@@ -1,0 +1,172 @@
+// Bound service account tokens: JWTs the TokenRequest sub-resource issues and the API server verifies.
+// A token names its issuer, audiences, expiry, service account and (optionally) the Pod, Secret or Node it
+// is bound to; it stops working when any of those objects is gone or was replaced (a different uid).
+import { randomUUID } from 'node:crypto';
+import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
+import type { UserInfo } from '../../apis/kind.ts';
+import {
+  EXTRA_CREDENTIAL_ID, EXTRA_NODE_NAME, EXTRA_NODE_UID, EXTRA_POD_NAME, EXTRA_POD_UID,
+  serviceAccountGroups, serviceAccountUsername,
+} from '../user.ts';
+import type { SigningKey, VerificationKey } from './service-account-keys.ts';
+import type { TokenAuthenticator, TokenResult } from './token-file.ts';
+
+/** The private claim holding the Kubernetes-specific part (`kubernetes.io` renamed). */
+export const PRIVATE_CLAIM = 'platform.io';
+
+export interface ObjectRef {
+  name: string;
+  uid: string;
+}
+
+export interface PrivateClaims {
+  namespace: string;
+  serviceaccount: ObjectRef;
+  pod?: ObjectRef;
+  secret?: ObjectRef;
+  node?: ObjectRef;
+  warnafter?: number;
+}
+
+export interface TokenClaims {
+  iss: string;
+  sub: string;
+  aud: string[];
+  exp: number;
+  iat: number;
+  nbf: number;
+  jti: string;
+  [PRIVATE_CLAIM]: PrivateClaims;
+}
+
+export interface IssueRequest {
+  namespace: string;
+  serviceAccount: ObjectRef;
+  audiences: string[];
+  expirationSeconds: number;
+  pod?: ObjectRef;
+  secret?: ObjectRef;
+  node?: ObjectRef;
+  /** Seconds since the epoch; now by default. */
+  now?: number;
+}
+
+export class TokenIssuer {
+  private readonly key: SigningKey;
+  readonly issuer: string;
+  constructor(key: SigningKey, issuer: string) {
+    this.key = key;
+    this.issuer = issuer;
+  }
+
+  async issue(r: IssueRequest): Promise<{ token: string; claims: TokenClaims }> {
+    const now = r.now ?? Math.floor(Date.now() / 1000);
+    const priv: PrivateClaims = { namespace: r.namespace, serviceaccount: { name: r.serviceAccount.name, uid: r.serviceAccount.uid } };
+    if (r.node) priv.node = { name: r.node.name, uid: r.node.uid };
+    if (r.pod) priv.pod = { name: r.pod.name, uid: r.pod.uid };
+    if (r.secret) priv.secret = { name: r.secret.name, uid: r.secret.uid };
+    const claims: TokenClaims = {
+      aud: [...r.audiences], exp: now + r.expirationSeconds, iat: now, iss: this.issuer, jti: randomUUID(),
+      [PRIVATE_CLAIM]: priv, nbf: now, sub: serviceAccountUsername(r.namespace, r.serviceAccount.name),
+    };
+    const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
+      .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid })
+      .sign(this.key.key);
+    return { token, claims };
+  }
+}
+
+/** What a token's bindings are checked against: the current objects, by namespace and name. */
+export interface BindingLookup {
+  serviceAccount(namespace: string, name: string): LiveObject | undefined;
+  pod(namespace: string, name: string): LiveObject | undefined;
+  secret(namespace: string, name: string): LiveObject | undefined;
+  node(name: string): LiveObject | undefined;
+}
+
+export interface LiveObject {
+  metadata?: { uid?: string; deletionTimestamp?: string };
+}
+
+export interface ValidatorOptions {
+  keys: VerificationKey[];
+  /** Issuers accepted (the first is the one tokens are issued with). */
+  issuers: string[];
+  /** Audiences the API server identifies as, used when the caller asks for none. */
+  apiAudiences: string[];
+  lookup: BindingLookup;
+  /** Seconds since the epoch. */
+  now?: () => number;
+}
+
+/** Thrown for a token this authenticator owns but refuses. */
+export class InvalidTokenError extends Error {}
+
+const INVALIDATED = 'service account token has been invalidated';
+
+export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuthenticator {
+  const now = o.now ?? (() => Math.floor(Date.now() / 1000));
+  const issuers = new Set(o.issuers);
+  return {
+    async authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenResult | undefined> {
+      if (token.split('.').length !== 3) return undefined;
+      let header;
+      let payload: Record<string, unknown>;
+      try {
+        header = decodeProtectedHeader(token);
+        payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+      } catch {
+        return undefined;
+      }
+      // A JWT of another issuer is not ours: another authenticator may know it.
+      if (!payload || typeof payload !== 'object' || typeof payload.iss !== 'string' || !issuers.has(payload.iss)) return undefined;
+      const candidates = o.keys.filter((k) => k.alg === header.alg && (!header.kid || k.kid === header.kid));
+      const tryKeys = candidates.length ? candidates : o.keys.filter((k) => k.alg === header.alg);
+      let verified = false;
+      for (const k of tryKeys) {
+        try { await compactVerify(token, k.key, { algorithms: [k.alg] }); verified = true; break; } catch { /* next key */ }
+      }
+      if (!verified) throw new InvalidTokenError('invalid bearer token: token could not be verified');
+
+      const claims = payload as Partial<TokenClaims>;
+      const t = now();
+      if (typeof claims.exp !== 'number' || claims.exp <= t) throw new InvalidTokenError('service account token has expired');
+      if (typeof claims.nbf === 'number' && claims.nbf > t) throw new InvalidTokenError('service account token is not valid yet');
+      const tokenAudiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
+      const wanted = audiences?.length ? audiences : o.apiAudiences;
+      const matched = tokenAudiences.filter((a) => wanted.includes(a));
+      if (!matched.length && wanted.length) throw new InvalidTokenError(`token audiences ${goList(tokenAudiences)} is invalid for the target audiences ${goList(wanted)}`);
+
+      const priv = claims[PRIVATE_CLAIM];
+      if (!priv || typeof priv !== 'object' || !priv.namespace || !priv.serviceaccount?.name || !priv.serviceaccount?.uid) {
+        throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
+      }
+      const ns = priv.namespace;
+      const sa = o.lookup.serviceAccount(ns, priv.serviceaccount.name);
+      if (!sa || sa.metadata?.uid !== priv.serviceaccount.uid || sa.metadata?.deletionTimestamp) throw new InvalidTokenError(INVALIDATED);
+      const checkBound = (ref: ObjectRef | undefined, live: LiveObject | undefined) => {
+        if (!ref) return;
+        if (!live || live.metadata?.uid !== ref.uid) throw new InvalidTokenError(INVALIDATED);
+        // Kubernetes keeps a token usable for a minute after its object starts deleting (graceful exit).
+        const deleting = live.metadata?.deletionTimestamp ? Date.parse(live.metadata.deletionTimestamp) : NaN;
+        if (!Number.isNaN(deleting) && deleting < (t - 60) * 1000) throw new InvalidTokenError(INVALIDATED);
+      };
+      checkBound(priv.pod, priv.pod && o.lookup.pod(ns, priv.pod.name));
+      checkBound(priv.secret, priv.secret && o.lookup.secret(ns, priv.secret.name));
+      checkBound(priv.node, priv.node && o.lookup.node(priv.node.name));
+
+      const extra: Record<string, string[]> = {};
+      if (priv.pod) { extra[EXTRA_POD_NAME] = [priv.pod.name]; extra[EXTRA_POD_UID] = [priv.pod.uid]; }
+      if (priv.node) { extra[EXTRA_NODE_NAME] = [priv.node.name]; extra[EXTRA_NODE_UID] = [priv.node.uid]; }
+      if (typeof claims.jti === 'string' && claims.jti) extra[EXTRA_CREDENTIAL_ID] = [`JTI=${claims.jti}`];
+      const user: UserInfo = { username: serviceAccountUsername(ns, priv.serviceaccount.name), uid: priv.serviceaccount.uid, groups: serviceAccountGroups(ns) };
+      if (Object.keys(extra).length) user.extra = extra;
+      return { user, audiences: matched };
+    },
+  };
+}
+
+/** Go's %q of a []string. */
+function goList(list: readonly string[]): string {
+  return `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
+}

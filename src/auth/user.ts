@@ -1,0 +1,44 @@
+// Well-known users and groups, and the identities of service accounts (Kubernetes' user and
+// serviceaccount packages).
+import type { UserInfo } from '../apis/kind.ts';
+
+export const ANONYMOUS_USER = 'system:anonymous';
+export const ALL_UNAUTHENTICATED = 'system:unauthenticated';
+export const ALL_AUTHENTICATED = 'system:authenticated';
+export const SYSTEM_MASTERS = 'system:masters';
+export const SERVICE_ACCOUNT_USER_PREFIX = 'system:serviceaccount:';
+export const SERVICE_ACCOUNTS_GROUP = 'system:serviceaccounts';
+export const SERVICE_ACCOUNT_GROUP_PREFIX = 'system:serviceaccounts:';
+
+/** Extra keys a service account token carries about the pod or node it was bound to. */
+export const EXTRA_POD_NAME = 'authentication.platform.io/pod-name';
+export const EXTRA_POD_UID = 'authentication.platform.io/pod-uid';
+export const EXTRA_NODE_NAME = 'authentication.platform.io/node-name';
+export const EXTRA_NODE_UID = 'authentication.platform.io/node-uid';
+export const EXTRA_CREDENTIAL_ID = 'authentication.platform.io/credential-id';
+
+export function anonymousUser(): UserInfo {
+  return { username: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] };
+}
+
+export function serviceAccountUsername(namespace: string, name: string): string {
+  return `${SERVICE_ACCOUNT_USER_PREFIX}${namespace}:${name}`;
+}
+
+export function serviceAccountGroups(namespace: string): string[] {
+  return [SERVICE_ACCOUNTS_GROUP, `${SERVICE_ACCOUNT_GROUP_PREFIX}${namespace}`];
+}
+
+/** `system:serviceaccount:ns:name` split into its parts, or undefined for any other user name. */
+export function parseServiceAccountUsername(username: string): { namespace: string; name: string } | undefined {
+  if (!username.startsWith(SERVICE_ACCOUNT_USER_PREFIX)) return undefined;
+  const parts = username.slice(SERVICE_ACCOUNT_USER_PREFIX.length).split(':');
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
+  return { namespace: parts[0], name: parts[1] };
+}
+
+/** Adds system:authenticated unless the user already carries it or system:unauthenticated. */
+export function withAuthenticatedGroup(user: UserInfo): UserInfo {
+  if (user.groups.includes(ALL_AUTHENTICATED) || user.groups.includes(ALL_UNAUTHENTICATED)) return user;
+  return { ...user, groups: [...user.groups, ALL_AUTHENTICATED] };
+}
