@@ -1,10 +1,11 @@
 // Writing answers: objects in the negotiated encoding, and errors as Status objects.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
-import YAML from 'yaml';
 import { StatusError, internalError, requestEntityTooLarge, storeUnavailable } from '../machinery/status.ts';
 import { StoreUnavailableError } from '../storage/interface.ts';
-import type { Representation } from './negotiate.ts';
+import { negotiate, type Representation } from './negotiate.ts';
+import { encodeJsonTextResponse, encodeResponse } from './codecs/response.ts';
+import { gzip, shouldCompress } from './codecs/gzip.ts';
 
 export type Request = IncomingMessage | Http2ServerRequest;
 export type Response = ServerResponse | Http2ServerResponse;
@@ -29,23 +30,42 @@ export function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<Buffer> 
   });
 }
 
-export function send(res: Response, code: number, contentType: string, body: string | Buffer, headers: Record<string, string | string[]> = {}): void {
+type RepresentationLike = Pick<Representation, 'mediaType'> & Partial<Pick<Representation, 'contentType' | 'fallback'>>;
+
+/** Writes a whole body; one larger than Kubernetes' threshold goes gzipped when the client accepts that. */
+export function send(res: Response, code: number, contentType: string, body: string | Uint8Array, headers: Record<string, string | string[]> = {}): void {
   if (res.headersSent) return;
   const h: Record<string, string | string[] | number> = { 'content-type': contentType, 'cache-control': 'no-cache, private', ...headers };
-  h['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+  if (shouldCompress(requestOf(res)?.headers['accept-encoding'], size)) {
+    gzip(body).then((zipped) => {
+      if (res.headersSent) return;
+      h['content-encoding'] = 'gzip';
+      h.vary = h.vary === undefined ? 'Accept-Encoding' : `${[h.vary].flat().join(', ')}, Accept-Encoding`;
+      h['content-length'] = zipped.length;
+      (res as ServerResponse).writeHead(code, h);
+      res.end(zipped);
+    }, () => res.destroy?.());
+    return;
+  }
+  h['content-length'] = size;
   (res as ServerResponse).writeHead(code, h);
   res.end(body);
 }
 
-/** Writes a JSON text (already encoded) in the negotiated media type. */
-export function sendJsonText(res: Response, code: number, rep: Pick<Representation, 'mediaType'>, json: string, headers: Record<string, string | string[]> = {}, pretty = false): void {
-  if (rep.mediaType === 'application/yaml') return send(res, code, 'application/yaml', YAML.stringify(JSON.parse(json)), headers);
-  send(res, code, 'application/json', pretty ? JSON.stringify(JSON.parse(json), null, 2) + '\n' : json, headers);
+function requestOf(res: Response): Request | undefined {
+  return (res as { req?: Request }).req;
 }
 
-export function sendObject(res: Response, code: number, rep: Pick<Representation, 'mediaType'>, obj: unknown, headers: Record<string, string | string[]> = {}, pretty = false): void {
-  if (rep.mediaType === 'application/yaml') return send(res, code, 'application/yaml', YAML.stringify(obj), headers);
-  send(res, code, 'application/json', pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj), headers);
+/** Writes a JSON text (already encoded) in the negotiated media type. */
+export function sendJsonText(res: Response, code: number, rep: RepresentationLike, json: string, headers: Record<string, string | string[]> = {}, pretty = false): void {
+  const encoded = encodeJsonTextResponse(json, rep, pretty || !!(rep as Representation).pretty);
+  send(res, code, encoded.contentType, encoded.body, headers);
+}
+
+export function sendObject(res: Response, code: number, rep: RepresentationLike, obj: unknown, headers: Record<string, string | string[]> = {}, pretty = false): void {
+  const encoded = encodeResponse(obj, rep, pretty || !!(rep as Representation).pretty);
+  send(res, code, encoded.contentType, encoded.body, headers);
 }
 
 export function toStatusError(err: unknown): StatusError {
@@ -54,11 +74,30 @@ export function toStatusError(err: unknown): StatusError {
   return internalError(err);
 }
 
-export function sendError(res: Response, err: unknown, rep: Pick<Representation, 'mediaType'> = { mediaType: 'application/json' }): void {
+/**
+ * Writes an error as a Status, in the representation negotiated from the request's Accept header unless
+ * one is given; JSON when the client accepts nothing a Status can be written in (as Kubernetes does).
+ */
+export function sendError(res: Response, err: unknown, rep?: RepresentationLike): void {
   const e = toStatusError(err);
   const headers: Record<string, string | string[]> = {};
   if (e.details?.retryAfterSeconds) headers['retry-after'] = String(e.details.retryAfterSeconds);
-  sendObject(res, e.code, rep, e.toStatus(), headers);
+  const body = e.toStatus();
+  let encoded;
+  try {
+    encoded = encodeResponse(body, rep ?? errorRepresentation(res));
+  } catch {
+    encoded = encodeResponse(body, { mediaType: 'application/json' });
+  }
+  send(res, e.code, encoded.contentType, encoded.body, headers);
+}
+
+function errorRepresentation(res: Response): RepresentationLike {
+  try {
+    return negotiate(requestOf(res)?.headers.accept, [''], { objects: true });
+  } catch {
+    return { mediaType: 'application/json' };
+  }
 }
 
 /** The `Warning` header value Kubernetes sends: `299 - "<text>"`. */

@@ -1,0 +1,110 @@
+// A kind's schema compiled once into the shape the binary codecs walk: which protobuf field number and wire
+// form each property has (Kubernetes' numbers, from `x-proto`), and which values are bytes or floats.
+import type { TSchema } from '@sinclair/typebox';
+import { asSchema, deref, EMPTY_SCOPE, itemSchema, kindOf, mapValueSchema, type RefScope, scopeOf } from '../../machinery/schema/schema-kind.ts';
+
+export type NodeKind =
+  | 'message' | 'map' | 'array'
+  | 'string' | 'bytes' | 'int32' | 'int64' | 'double' | 'bool'
+  | 'time' | 'microtime' | 'quantity' | 'intOrString'
+  /** Free-form JSON: RawExtension, FieldsV1, JSON (`message { bytes raw = 1 }` holding JSON text). */
+  | 'raw';
+
+export interface Field {
+  name: string;
+  /** Protobuf field number; undefined when the schema does not give one (the field cannot travel as protobuf). */
+  number: number | undefined;
+  node: SchemaNode;
+}
+
+export interface SchemaNode {
+  kind: NodeKind;
+  /** message: declared properties, in protobuf field-number order (those without a number last). */
+  fields: Field[];
+  byName: Map<string, Field>;
+  byNumber: Map<number, Field>;
+  /** array items, map values. */
+  item: SchemaNode | undefined;
+  /** The reusable type's name (`x-ref`, `meta.v1.ObjectMeta`), when it has one. */
+  ref: string | undefined;
+}
+
+const cache = new WeakMap<TSchema, SchemaNode>();
+
+/** The compiled form of `schema` (cached per schema object). */
+export function compileSchema(schema: TSchema, scope: RefScope = EMPTY_SCOPE): SchemaNode {
+  const resolved = deref(schema, scope);
+  const cached = cache.get(resolved);
+  if (cached) return cached;
+  const s = asSchema(resolved);
+  const node: SchemaNode = { kind: nodeKind(resolved), fields: [], byName: new Map(), byNumber: new Map(), item: undefined, ref: s['x-ref'] };
+  // Cache before the children: recursive schemas ($ref to an enclosing $id) meet this node again.
+  cache.set(resolved, node);
+  const inner = scopeOf(resolved, scope);
+  if (node.kind === 'message') {
+    for (const [name, child] of Object.entries(s.properties ?? {})) {
+      const number = (child as { 'x-proto'?: number })['x-proto'];
+      const field: Field = { name, number, node: compileSchema(child, inner) };
+      node.fields.push(field);
+      node.byName.set(name, field);
+      if (number !== undefined) node.byNumber.set(number, field);
+    }
+    node.fields.sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity));
+  } else if (node.kind === 'array') {
+    const items = itemSchema(resolved);
+    node.item = items ? compileSchema(items, inner) : RAW;
+  } else if (node.kind === 'map') {
+    node.item = compileSchema(mapValueSchema(resolved)!, inner);
+  }
+  return node;
+}
+
+const RAW: SchemaNode = { kind: 'raw', fields: [], byName: new Map(), byNumber: new Map(), item: undefined, ref: undefined };
+
+function nodeKind(schema: TSchema): NodeKind {
+  switch (kindOf(schema)) {
+    case 'object': return 'message';
+    case 'map': return 'map';
+    case 'array': return 'array';
+    case 'string': return 'string';
+    case 'bytes': return 'bytes';
+    case 'integer': return asSchema(schema).format === 'int32' ? 'int32' : 'int64';
+    case 'number': return 'double';
+    case 'boolean': return 'bool';
+    case 'time': return 'time';
+    case 'microtime': return 'microtime';
+    case 'quantity': return 'quantity';
+    case 'intOrString': return 'intOrString';
+    case 'any': return 'raw';
+  }
+}
+
+/**
+ * An object's own apiVersion and kind (Go's inline TypeMeta) have no field in Kubernetes' messages: the
+ * envelope carries them for the top object, and list items go without.
+ */
+const TYPE_META_FIELDS = new Set(['apiVersion', 'kind']);
+
+/**
+ * Paths of properties that have no protobuf field number (`spec.template.spec.foo`), so the kind cannot be
+ * served as protobuf faithfully.
+ */
+export function missingProtoNumbers(schema: TSchema): string[] {
+  const out: string[] = [];
+  const seen = new Set<SchemaNode>();
+  const walk = (node: SchemaNode, path: string) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (node.kind === 'message') {
+      for (const f of node.fields) {
+        const p = path ? `${path}.${f.name}` : f.name;
+        if (f.number === undefined && !TYPE_META_FIELDS.has(f.name)) out.push(p);
+        walk(f.node, p);
+      }
+    } else if (node.item) {
+      walk(node.item, `${path}[*]`);
+    }
+  };
+  walk(compileSchema(schema), '');
+  return out;
+}
