@@ -4,7 +4,8 @@ import { kinds as core } from './core/index.ts';
 import { kinds as coordination } from './coordination/index.ts';
 import { kinds as rbac } from './rbac/index.ts';
 import { kinds as certificates } from './certificates/index.ts';
+import { kinds as admissionregistration } from './admissionregistration/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac, ...certificates];
+  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration];
 }
