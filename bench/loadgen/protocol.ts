@@ -12,7 +12,7 @@ export function serveJobs(handlers: Record<string, (job: any) => Promise<unknown
     if (!handler) { reply({ error: `unknown job kind ${msg.job.kind}` }); return; }
     handler(msg.job).then(
       (result) => reply({ result }),
-      (e: unknown) => reply({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
+      (e: unknown) => reply({ error: e instanceof Error ? e.message : String(e) }),
     );
   });
   process.on('disconnect', () => process.exit(0));

@@ -15,6 +15,10 @@ export function recordRates(ctx: Context, system: string, workload: string, conc
     note = `${failed} of ${ok + failed} requests failed (${JSON.stringify(codes)}); only 2xx answers count`;
     ctx.note(`${system} / ${workload} c=${concurrency}: ${note}`);
   }
+  if (ok === 0 && failed === 0) {
+    note = 'no request was answered during the runs (the server hung)';
+    ctx.note(`${system} / ${workload} c=${concurrency}: ${note}`);
+  }
   const f = ctx.figures.add(system, workload, concurrency, unit, runs.map((r) => r.rate), note);
   const p99 = runs.map((r) => r.p99Ms).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   ctx.log(`${system} | ${workload} | c=${concurrency} | ${Math.round(f.median)} ${unit} (${Math.round(f.min)}-${Math.round(f.max)}), p99 ${p99.toFixed(2)} ms`);
