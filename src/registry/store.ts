@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { KindDefinition, RequestContext } from '../apis/kind.ts';
 import { apiVersionOf } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
-import { type Storage, KeyExistsError, KeyNotFoundError, ModRevisionMismatchError, StoreUnavailableError, StorageError } from '../storage/interface.ts';
+import { type KeyValue, type Storage, KeyExistsError, KeyNotFoundError, ModRevisionMismatchError, StoreUnavailableError, StorageError } from '../storage/interface.ts';
 import { WatchCache, type CachedObject, decodeKv } from '../storage/cache.ts';
 import * as status from '../machinery/status.ts';
 import type { FieldError } from '../machinery/field-errors.ts';
@@ -154,11 +154,9 @@ export class ResourceStore {
         if (opts.dryRun) {
           // A dry run answers what would be stored: no resourceVersion, but AlreadyExists as a real create would.
           if ((await this.storage.get(key)).kv) throw new KeyExistsError(key);
-          return { object: obj, json: JSON.stringify(obj), created: true };
+          return { ...asServed(key, obj, undefined), created: true };
         }
-        const kv = await this.storage.create(key, JSON.stringify(obj));
-        meta.resourceVersion = String(kv.modRevision);
-        return { object: obj, json: JSON.stringify(obj), created: true };
+        return { ...asServed(key, obj, await this.storage.create(key, JSON.stringify(obj))), created: true };
       } catch (err) {
         if (!(err instanceof KeyExistsError)) throw this.storageError(err, 'create', meta.name!);
         if (generate && attempt < MAX_GENERATE_NAME_TRIES) {
@@ -246,29 +244,27 @@ export class ResourceStore {
 
     if (deepEqual(obj, old)) return { result: { object: old, json: current.json, created: false }, unchanged: true };
 
+    const key = this.key(namespace, opts.name);
+    delete obj.metadata.resourceVersion;
     if (this.shouldDeleteDuringUpdate(obj, old)) {
       // The last finalizer went away: the update completes the deletion, and answers the object as it left it.
-      if (opts.dryRun) return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
-      try {
-        const kv = await this.storage.delete(this.key(namespace, opts.name), current.modRevision);
-        obj.metadata.resourceVersion = String(kv.modRevision);
-      } catch (err) {
-        if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
-        // Another update removed it first: the outcome is the same.
-        if (!(err instanceof KeyNotFoundError)) throw this.storageError(err, 'delete', opts.name);
+      let revision = current.modRevision;
+      if (!opts.dryRun) {
+        try {
+          revision = (await this.storage.delete(key, current.modRevision)).modRevision;
+        } catch (err) {
+          if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
+          // Another update removed it first: the outcome is the same.
+          if (!(err instanceof KeyNotFoundError)) throw this.storageError(err, 'delete', opts.name);
+        }
       }
-      return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
+      return { result: { ...asServed(key, obj, revision), created: false }, unchanged: false };
     }
 
-    delete obj.metadata.resourceVersion;
-    if (opts.dryRun) {
-      obj.metadata.resourceVersion = currentRv;
-      return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
-    }
+    if (opts.dryRun) return { result: { ...asServed(key, obj, current.modRevision), created: false }, unchanged: false };
     try {
-      const kv = await this.storage.update(this.key(namespace, opts.name), JSON.stringify(obj), current.modRevision);
-      obj.metadata.resourceVersion = String(kv.modRevision);
-      return { result: { object: obj, json: JSON.stringify(obj), created: false }, unchanged: false };
+      const kv = await this.storage.update(key, JSON.stringify(obj), current.modRevision);
+      return { result: { ...asServed(key, obj, kv), created: false }, unchanged: false };
     } catch (err) {
       if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
       if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
@@ -341,12 +337,12 @@ export class ResourceStore {
 
   /** Writes an object marked for deletion (kept until its finalizers are gone). */
   private async markDeleted(namespace: string, name: string, current: CachedObject, obj: ApiObject, dryRun: boolean): Promise<typeof RETRY | DeleteResult> {
-    if (dryRun) return { object: obj, removed: false };
+    const key = this.key(namespace, name);
     delete obj.metadata.resourceVersion;
+    if (dryRun) return { object: asServed(key, obj, current.modRevision).object, removed: false };
     try {
-      const kv = await this.storage.update(this.key(namespace, name), JSON.stringify(obj), current.modRevision);
-      obj.metadata.resourceVersion = String(kv.modRevision);
-      return { object: obj, removed: false };
+      const kv = await this.storage.update(key, JSON.stringify(obj), current.modRevision);
+      return { object: asServed(key, obj, kv).object, removed: false };
     } catch (err) {
       if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
       if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
@@ -454,6 +450,18 @@ export class ResourceStore {
     if (err instanceof StorageError) return status.internalError(err);
     return err instanceof Error ? err : new Error(String(err));
   }
+}
+
+/**
+ * A written object as reads serve it (Kubernetes' field order, stamped with its resourceVersion): from the
+ * stored key-value, or for a dry run from the object itself at `revision` (none for a dry-run create).
+ */
+function asServed(key: string, obj: ApiObject, written: KeyValue | number | undefined): { object: ApiObject; json: string } {
+  const kv: KeyValue = typeof written === 'object' ? written : { key, value: JSON.stringify(obj), createRevision: 0, modRevision: written ?? 0 };
+  const served = decodeKv(kv);
+  if (written !== undefined) return { object: served.object as ApiObject, json: served.json };
+  delete served.object.metadata.resourceVersion;
+  return { object: served.object as ApiObject, json: JSON.stringify(served.object) };
 }
 
 /** Sets `path` of `to` to its value in `from` (removing it when `from` has none). */
