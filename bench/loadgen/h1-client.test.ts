@@ -48,3 +48,17 @@ test('a refused connection rejects the request', async () => {
   const conn = new H1Connection({ url: 'https://127.0.0.1:1' });
   await assert.rejects(conn.request('GET', '/'), /ECONNREFUSED/);
 });
+
+test('a server that never answers fails the request after the timeout', async () => {
+  const { cert, key } = generateServingCert();
+  const server = createServer({ cert, key }, () => { /* never answers */ });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const conn = new H1Connection({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}` }, 200);
+  try {
+    await assert.rejects(conn.request('GET', '/slow'), /GET \/slow: no answer in 200 ms/);
+  } finally {
+    conn.close();
+    server.closeAllConnections();
+    server.close();
+  }
+});

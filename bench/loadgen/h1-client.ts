@@ -24,8 +24,11 @@ export class H1Connection {
   private current: { status: number; headers: Record<string, string> } | null = null;
   private waiter: { resolve: (r: H1Response) => void; reject: (e: Error) => void } | null = null;
 
-  constructor(target: Target) {
+  private readonly timeoutMs: number;
+
+  constructor(target: Target, timeoutMs = 60_000) {
     this.target = target;
+    this.timeoutMs = timeoutMs;
     const u = new URL(target.url);
     this.host = u.hostname;
     this.port = Number(u.port || 443);
@@ -61,7 +64,12 @@ export class H1Connection {
     this.bodyParts = [];
     this.current = null;
     return new Promise((resolve, reject) => {
-      this.waiter = { resolve, reject };
+      // A server that never answers must not hang the benchmark.
+      const timer = setTimeout(() => { this.fail(new Error(`${method} ${path}: no answer in ${this.timeoutMs} ms`)); this.close(); }, this.timeoutMs);
+      this.waiter = {
+        resolve: (r) => { clearTimeout(timer); resolve(r); },
+        reject: (e) => { clearTimeout(timer); reject(e); },
+      };
       this.socket!.write(payload ? Buffer.concat([Buffer.from(head), payload]) : head);
     });
   }

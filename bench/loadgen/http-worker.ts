@@ -129,6 +129,8 @@ function h2Request(session: ClientHttp2Session, method: string, path: string, he
     stream.on('data', (d: Buffer) => parts.push(d));
     stream.on('end', () => resolve({ status, body: parts.length === 1 ? parts[0] : Buffer.concat(parts) }));
     stream.on('error', reject);
+    // A server that never answers must not hang the benchmark: give up after 30 s, as autocannon does.
+    stream.setTimeout(30_000, () => { stream.close(); reject(new Error(`${method} ${path}: no answer in 30 s`)); });
     stream.end(body);
   });
 }
