@@ -5,7 +5,8 @@ import { kinds as coordination } from './coordination/index.ts';
 import { kinds as rbac } from './rbac/index.ts';
 import { kinds as certificates } from './certificates/index.ts';
 import { kinds as admissionregistration } from './admissionregistration/index.ts';
+import { kinds as flowcontrol } from './flowcontrol/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration];
+  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...flowcontrol];
 }
