@@ -1,0 +1,172 @@
+// metadata.managedFields in and out: one entry per (manager, operation, apiVersion, subresource), keyed
+// internally by Kubernetes' manager identifier (the entry's identifying fields as JSON; Apply entries leave
+// apiVersion out, so an applier keeps one entry across versions).
+import { FieldSet, FieldsV1Error } from './fieldset.ts';
+import { compareStrings, goJsonString } from './value.ts';
+
+export type Operation = 'Apply' | 'Update';
+
+export interface ManagerSet {
+  set: FieldSet;
+  apiVersion: string;
+  /** Owned by an Apply (as opposed to an Update). */
+  applied: boolean;
+}
+
+/** The managers of an object: field sets and times, by manager identifier. */
+export interface Managed {
+  fields: Map<string, ManagerSet>;
+  times: Map<string, string>;
+}
+
+export interface ManagedFieldsEntry {
+  manager?: string;
+  operation?: string;
+  apiVersion?: string;
+  time?: string;
+  fieldsType?: string;
+  fieldsV1?: unknown;
+  subresource?: string;
+}
+
+export const MAX_UPDATE_MANAGERS = 10;
+export const ANCIENT_CHANGES = 'ancient-changes';
+
+export function emptyManaged(): Managed {
+  return { fields: new Map(), times: new Map() };
+}
+
+export interface ManagerInfo {
+  manager: string;
+  operation: Operation;
+  apiVersion: string;
+  subresource: string;
+}
+
+/** The identifier: `{"manager":"kubectl","operation":"Apply"}`, `{"manager":"x","operation":"Update","apiVersion":"v1"}`. */
+export function managerIdentifier(info: ManagerInfo): string {
+  let s = '{';
+  const parts: string[] = [];
+  if (info.manager) parts.push('"manager":' + goJsonString(info.manager));
+  if (info.operation) parts.push('"operation":' + goJsonString(info.operation));
+  if (info.apiVersion && info.operation !== 'Apply') parts.push('"apiVersion":' + goJsonString(info.apiVersion));
+  if (info.subresource) parts.push('"subresource":' + goJsonString(info.subresource));
+  s += parts.join(',');
+  return s + '}';
+}
+
+export function parseManagerIdentifier(id: string): ManagerInfo {
+  try {
+    const o = JSON.parse(id) as Partial<ManagerInfo>;
+    return { manager: o.manager ?? '', operation: (o.operation ?? 'Update') as Operation, apiVersion: o.apiVersion ?? '', subresource: o.subresource ?? '' };
+  } catch {
+    return { manager: id, operation: 'Update', apiVersion: '', subresource: '' };
+  }
+}
+
+export class ManagedFieldsError extends Error {}
+
+/** True for `[{}]`, a client's way of clearing every entry. */
+export function isResetManagedFields(entries: unknown): boolean {
+  if (!Array.isArray(entries) || entries.length !== 1) return false;
+  const e = entries[0];
+  return e !== null && typeof e === 'object' && !Array.isArray(e) && Object.values(e).every((v) => v === undefined || v === null || v === '');
+}
+
+/** Reads managedFields; throws ManagedFieldsError for an entry Kubernetes would not decode. */
+export function decodeManagedFields(entries: unknown): Managed {
+  const managed = emptyManaged();
+  if (entries === undefined || entries === null) return managed;
+  if (!Array.isArray(entries)) throw new ManagedFieldsError('managedFields must be a list');
+  entries.forEach((raw, i) => {
+    const e = (raw ?? {}) as ManagedFieldsEntry;
+    if (e.operation !== 'Apply' && e.operation !== 'Update') throw new ManagedFieldsError('operation must be `Apply` or `Update`');
+    if (!e.apiVersion) throw new ManagedFieldsError('apiVersion must not be empty');
+    if (!e.fieldsType) throw new ManagedFieldsError(`missing fieldsType in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1') throw new ManagedFieldsError(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    const id = managerIdentifier({ manager: e.manager ?? '', operation: e.operation, apiVersion: e.apiVersion, subresource: e.subresource ?? '' });
+    let set: FieldSet;
+    try {
+      set = FieldSet.fromFieldsV1(e.fieldsV1);
+    } catch (err) {
+      if (err instanceof FieldsV1Error) throw new ManagedFieldsError(`error decoding versioned set: ${err.message}`);
+      throw err;
+    }
+    managed.fields.set(id, { set, apiVersion: e.apiVersion, applied: e.operation === 'Apply' });
+    const t = normalizeTime(e.time);
+    if (t) managed.times.set(id, t); else managed.times.delete(id);
+  });
+  return managed;
+}
+
+/** RFC 3339 at second precision, in UTC, as metav1.Time writes it. */
+export function formatTime(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function normalizeTime(t: unknown): string | undefined {
+  if (typeof t !== 'string' || !t) return undefined;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? undefined : formatTime(new Date(ms));
+}
+
+function seconds(t: string | undefined): number {
+  return t ? Math.floor(Date.parse(t) / 1000) : 0;
+}
+
+/** The entries to store, in Kubernetes' order: Apply before Update, then by time, manager, apiVersion, subresource. */
+export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
+  const out: ManagedFieldsEntry[] = [];
+  for (const [id, vs] of managed.fields) {
+    const info = parseManagerIdentifier(id);
+    const e: ManagedFieldsEntry = {};
+    if (info.manager) e.manager = info.manager;
+    e.operation = vs.applied ? 'Apply' : info.operation;
+    e.apiVersion = vs.apiVersion;
+    const t = managed.times.get(id);
+    if (t) e.time = t;
+    e.fieldsType = 'FieldsV1';
+    e.fieldsV1 = vs.set.toFieldsV1();
+    if (info.subresource) e.subresource = info.subresource;
+    out.push(e);
+  }
+  return out.sort((p, q) => {
+    if (p.operation !== q.operation) return compareStrings(p.operation!, q.operation!);
+    const ps = seconds(p.time), qs = seconds(q.time);
+    if (ps !== qs) return ps < qs ? -1 : 1;
+    return compareStrings(p.manager ?? '', q.manager ?? '') || compareStrings(p.apiVersion ?? '', q.apiVersion ?? '') || compareStrings(p.subresource ?? '', q.subresource ?? '');
+  });
+}
+
+/**
+ * Keeps at most `max` Update entries: the oldest are merged, per apiVersion, into an `ancient-changes`
+ * entry, which takes the time of the newest entry merged into it.
+ */
+export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): void {
+  const updaters = [...managed.fields.entries()].filter(([, vs]) => !vs.applied).map(([id]) => id);
+  if (updaters.length <= max) return;
+  updaters.sort((a, b) => {
+    const as = seconds(managed.times.get(a)), bs = seconds(managed.times.get(b));
+    if (as !== bs) return as < bs ? -1 : 1;
+    return compareStrings(a, b);
+  });
+  const firstByVersion = new Map<string, string>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > max; i++) {
+    const id = updaters[i];
+    const vs = managed.fields.get(id)!;
+    const time = managed.times.get(id);
+    const version = vs.apiVersion;
+    const bucket = managerIdentifier({ manager: ANCIENT_CHANGES, operation: 'Update', apiVersion: version, subresource: '' });
+    const first = firstByVersion.get(version);
+    if (first === undefined) { firstByVersion.set(version, id); continue; }
+    if (!managed.fields.has(bucket)) {
+      managed.fields.set(bucket, managed.fields.get(first)!);
+      managed.fields.delete(first);
+    }
+    managed.fields.set(bucket, { set: vs.set.union(managed.fields.get(bucket)!.set), apiVersion: vs.apiVersion, applied: vs.applied });
+    managed.fields.delete(id);
+    length--;
+    if (time) managed.times.set(bucket, time); else managed.times.delete(bucket);
+  }
+}

@@ -1,0 +1,99 @@
+// Ownership bookkeeping for one write (structured merge's Updater): Update moves changed fields to the
+// writer without conflicts; Apply merges a configuration, prunes what the applier dropped, and refuses to
+// change fields other managers own unless forced.
+import { ApplyConflicts, conflictsFromManagers } from './conflict.ts';
+import { compare, excludeFields, type Comparison } from './compare.ts';
+import type { FieldSet } from './fieldset.ts';
+import type { ManagerSet } from './managers.ts';
+import { merge } from './merge.ts';
+import { removeItems } from './remove.ts';
+import type { TypeRef } from './schema-view.ts';
+import { ensureNamedFieldsAreMembers, toFieldSet } from './tofieldset.ts';
+import { deepEqual } from '../schema/walk.ts';
+
+export type ManagedFieldSets = Map<string, ManagerSet>;
+
+export interface UpdaterOptions {
+  /** The object's type. */
+  type: TypeRef;
+  /** Fields this endpoint resets (status on the main resource, everything but status on /status): never owned. */
+  ignored?: FieldSet;
+}
+
+/**
+ * Compares old and new; every other manager loses the fields that were removed and, when forced, the
+ * fields the write changes; without force those are conflicts. Managers left with nothing are dropped.
+ */
+function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, managers: ManagedFieldSets, workflow: string, force: boolean): { managers: ManagedFieldSets; comparison: Comparison } {
+  const comparison = excludeFields(compare(oldObj, newObj, o.type), o.ignored);
+  const changed = comparison.modified.union(comparison.added);
+  const conflicts = new Map<string, FieldSet>();
+  for (const [manager, ms] of managers) {
+    if (manager === workflow) continue;
+    const c = ms.set.intersection(changed);
+    if (!c.empty()) conflicts.set(manager, c);
+  }
+  if (!force && conflicts.size) throw new ApplyConflicts(conflictsFromManagers(conflicts));
+  const out: ManagedFieldSets = new Map();
+  for (const [manager, ms] of managers) {
+    let set = ms.set;
+    if (manager !== workflow) {
+      const c = conflicts.get(manager);
+      if (c) set = set.difference(c);
+      if (!comparison.removed.empty()) set = set.difference(comparison.removed);
+    }
+    if (!set.empty()) out.set(manager, set === ms.set ? ms : { ...ms, set });
+  }
+  return { managers: out, comparison };
+}
+
+/** A create, update or non-apply patch by `manager`: it takes what it changed from everyone else. */
+export function updateOwnership(o: UpdaterOptions, live: unknown, obj: unknown, version: string, managers: ManagedFieldSets, manager: string): ManagedFieldSets {
+  const { managers: out, comparison } = updateManagers(o, live, obj, new Map(managers), manager, true);
+  const prev = out.get(manager)?.set;
+  let set = (prev ? prev.union(comparison.modified).union(comparison.added) : comparison.modified.union(comparison.added)).difference(comparison.removed);
+  if (o.ignored) set = set.recursiveDifference(o.ignored);
+  if (set.empty()) out.delete(manager);
+  else out.set(manager, { set, apiVersion: version, applied: false });
+  return out;
+}
+
+export interface ApplyOutcome {
+  /** The merged object, or undefined when applying changes nothing. */
+  object: unknown;
+  managers: ManagedFieldSets;
+}
+
+/** An apply of `config` by `manager` onto `live`. Throws ApplyConflicts. */
+export function applyConfig(o: UpdaterOptions, live: unknown, config: unknown, version: string, managers: ManagedFieldSets, manager: string, force: boolean): ApplyOutcome {
+  let merged = merge(live, config, o.type);
+  const next: ManagedFieldSets = new Map(managers);
+  const lastSet = next.get(manager);
+  let set = toFieldSet(config, o.type);
+  if (o.ignored) set = set.recursiveDifference(o.ignored);
+  next.set(manager, { set, apiVersion: version, applied: true });
+  if (lastSet && !lastSet.set.empty()) merged = prune(o, merged, next, lastSet.set);
+  const { managers: out } = updateManagers(o, live, merged, next, manager, force);
+  return { object: deepEqual(live, merged) ? undefined : merged, managers: out };
+}
+
+/**
+ * Removes what the applier owned last time and does not apply now, unless another manager (or the new
+ * configuration) owns it; fields owned by nobody stay unless the applier had owned them.
+ */
+function prune(o: UpdaterOptions, merged: unknown, managers: ManagedFieldSets, lastSet: FieldSet): unknown {
+  const named = (s: FieldSet) => ensureNamedFieldsAreMembers(s, o.type);
+  const last = named(lastSet);
+  let pruned = removeItems(merged, last, o.type);
+  // Add back what anyone owns.
+  let managed: FieldSet | undefined;
+  for (const ms of managers.values()) managed = managed ? managed.union(ms.set) : ms.set;
+  const mergedSet = named(toFieldSet(merged, o.type));
+  if (managed) {
+    const prunedSet = named(toFieldSet(pruned, o.type));
+    pruned = removeItems(merged, mergedSet.difference(prunedSet.union(named(managed))), o.type);
+  }
+  // Add back what the applier never owned (dangling fields, fields of updaters).
+  const prunedSet = named(toFieldSet(pruned, o.type));
+  return removeItems(merged, mergedSet.difference(prunedSet).intersection(last), o.type);
+}
