@@ -121,11 +121,11 @@ export function decodeStrategicPatch(text: string, fieldValidation: FieldValidat
 }
 
 /**
- * Applies `patch` to `original` (an object of the kind whose schema is `schema`); neither input is
- * modified. Throws StrategicPatchError.
+ * Applies `patch` to `original` (an object of the kind whose schema is `schema`; without a schema every
+ * list is replaced and every map merged); neither input is modified. Throws StrategicPatchError.
  */
-export function strategicMergePatch(original: Record<string, unknown>, patch: Record<string, unknown>, schema: TSchema): Record<string, unknown> {
-  return mergeMap(deepClone(original), deepClone(patch), { schema, scope: EMPTY_SCOPE });
+export function strategicMergePatch(original: Record<string, unknown>, patch: Record<string, unknown>, schema?: TSchema): Record<string, unknown> {
+  return mergeMap(deepClone(original), deepClone(patch), schema ? { schema, scope: EMPTY_SCOPE } : undefined);
 }
 
 function mergeMap(original: Record<string, unknown> | undefined, patch: Record<string, unknown>, pos: SchemaPos): Record<string, unknown> {
