@@ -12,7 +12,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import { type KeyValue, type Storage, KeyExistsError, KeyNotFoundError, ModRevisionMismatchError, StoreUnavailableError, StorageError } from '../storage/interface.ts';
 import { WatchCache, type CachedObject, decodeKv } from '../storage/cache.ts';
 import * as status from '../machinery/status.ts';
-import type { FieldError } from '../machinery/field-errors.ts';
+import { type FieldError, fieldErrorText } from '../machinery/field-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectmeta.ts';
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
@@ -427,8 +427,17 @@ export class ResourceStore {
     return obj;
   }
 
+  /** 422 Invalid. Generic and kind validation may both report an error; Kubernetes prints each text once. */
   private throwIfInvalid(obj: ApiObject, errs: FieldError[]): void {
-    if (errs.length) throw status.invalid(this.def.group, this.def.kind, obj.metadata?.name ?? '', errs);
+    if (!errs.length) return;
+    const seen = new Set<string>();
+    const unique = errs.filter((e) => {
+      const text = fieldErrorText(e);
+      if (seen.has(text)) return false;
+      seen.add(text);
+      return true;
+    });
+    throw status.invalid(this.def.group, this.def.kind, obj.metadata?.name ?? '', unique);
   }
 
   /** Waits until the cache has seen `revision` (default: the store's newest); true when it has. */

@@ -13,6 +13,8 @@ export type Base64Result = { bytes: Uint8Array } | { error: string };
 
 /** Decodes a `[]byte` value as Go does (padded standard base64, CR and LF skipped), with Go's error text. */
 export function decodeBase64(text: string): Base64Result {
+  // A JSON null in a []byte map decodes to nil: no bytes.
+  if (typeof text !== 'string') return { bytes: new Uint8Array(0) };
   const offset = base64ErrorOffset(text);
   if (offset !== -1) return { error: base64ErrorText(offset) };
   return { bytes: new Uint8Array(Buffer.from(text, 'base64')) };
@@ -56,6 +58,7 @@ export function stringMapSize(data: Record<string, string> | undefined): number 
 export function canonicalizeBinaryMap(data: Record<string, string> | undefined): void {
   if (!data) return;
   for (const [k, v] of Object.entries(data)) {
+    if (typeof v !== 'string') continue;
     const r = decodeBase64(v);
     if ('bytes' in r) data[k] = encodeBase64(r.bytes);
   }
