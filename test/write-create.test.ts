@@ -203,6 +203,14 @@ describe('create', () => {
     const ok = await call(s, 'POST', CM, { metadata: { name: 'warned' }, spec: { foo: 1 } });
     assert.equal(ok.status, 201);
     assert.deepEqual(warnings(ok), ['unknown field "spec"']);
+    // In the order Go's decoder meets them: the repeated key before the later unknown field.
+    const ordered = await call(s, 'POST', CM, '{"metadata":{"name":"ordered"},"data":{},"data":{"a":"b"},"zzz":1}');
+    assert.equal(ordered.status, 201);
+    assert.deepEqual(warnings(ordered), ['duplicate field "data"', 'unknown field "zzz"']);
+    assert.deepEqual(ordered.json().data, { a: 'b' });
+    const strict = await call(s, 'POST', `${CM}?fieldValidation=Strict`, '{"metadata":{"name":"ordered2"},"data":{},"data":{"a":"b"},"zzz":1}');
+    expectStatus(strict, 400, 'BadRequest', 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: duplicate field "data", unknown field "zzz"');
+    assert.equal(strict.headers.warning, undefined);
     const failed = await call(s, 'POST', CM, { metadata: { name: 'Warned!' }, spec: { foo: 1 } });
     assert.equal(failed.status, 422);
     assert.equal(failed.headers.warning, undefined);

@@ -1,0 +1,221 @@
+// The generic registry over a real in-memory SQLite store, with a small kind that tracks generation and
+// has a status: generation rules, reset fields, a cache that trails storage, concurrent writers, deletes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { KindDefinition, RequestContext } from '../apis/kind.ts';
+import type { ApiObject } from '../apis/meta/v1.ts';
+import { S } from '../apis/meta/schema.ts';
+import { ObjectMeta } from '../apis/meta/v1.ts';
+import { SqliteStorage } from '../storage/sqlite.ts';
+import type { Storage } from '../storage/interface.ts';
+import { WatchCache } from '../storage/cache.ts';
+import { StatusError } from '../machinery/status.ts';
+import { ResourceStore, type UpdateOptions } from './store.ts';
+
+const WidgetSchema = S.object({
+  apiVersion: S.string(),
+  kind: S.string(),
+  metadata: ObjectMeta,
+  spec: S.object({ size: S.int32(), color: S.string(), locked: S.string() }),
+  status: S.object({ ready: S.bool() }),
+});
+
+const widgets: KindDefinition = {
+  group: 'example.svc.io',
+  kind: 'Widget',
+  plural: 'widgets',
+  singular: 'widget',
+  namespaced: true,
+  versions: [{ name: 'v1', stability: 'stable', schema: WidgetSchema }],
+  storageVersion: 'v1',
+  status: { mainResetsFields: ['status', 'spec.locked'] },
+};
+
+const ctx = (subresource = ''): RequestContext => ({ user: { username: 'test', groups: [] }, version: 'v1', subresource, dryRun: false, warnings: [] });
+const updateOpts = (name: string, subresource = '', extra: Partial<UpdateOptions> = {}): UpdateOptions => ({ ctx: ctx(subresource), dryRun: false, subresource, allowCreate: false, name, ...extra });
+
+let storage: SqliteStorage;
+let store: ResourceStore;
+before(async () => {
+  storage = SqliteStorage.open(':memory:');
+  store = new ResourceStore(widgets, storage);
+  await store.cache.start();
+});
+after(async () => {
+  store.cache.stop();
+  await storage.close();
+});
+
+const widget = (name: string, spec: object = {}, extra: object = {}): ApiObject => ({ apiVersion: 'example.svc.io/v1', kind: 'Widget', metadata: { name }, spec, ...extra });
+const settle = async () => { await store.cache.waitFor(await storage.currentRevision(), 1000); };
+
+async function statusError(p: Promise<unknown>): Promise<StatusError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof StatusError) return err;
+    throw err;
+  }
+  assert.fail('the write was accepted');
+}
+
+test('create: generation 1 for a kind that tracks it; the answer is in the served field order', async () => {
+  const r = await store.create('ns', widget('g1', { size: 1 }, { metadata: { name: 'g1', generation: 7 } }), { ctx: ctx(), dryRun: false });
+  assert.equal(r.object.metadata.generation, 1);
+  assert.deepEqual(Object.keys(r.object), ['kind', 'apiVersion', 'metadata', 'spec']);
+  assert.deepEqual(Object.keys(r.object.metadata), ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp']);
+  assert.equal(r.json, JSON.stringify(r.object));
+});
+
+test('generation moves only when something but metadata and status changes', async () => {
+  await settle();
+  const write = async (mutate: (o: ApiObject) => void, sub = '') => {
+    await settle();
+    return (await store.update('ns', (cur) => { const o = structuredClone(cur!); mutate(o); return o; }, updateOpts('g1', sub))).object;
+  };
+  assert.equal((await write((o) => { o.metadata.labels = { a: 'b' }; })).metadata.generation, 1);
+  assert.equal((await write((o) => { o.status = { ready: true }; }, 'status')).metadata.generation, 1);
+  assert.equal((await write((o) => { (o.spec as { size: number }).size = 2; })).metadata.generation, 2);
+  assert.equal((await write((o) => { o.metadata.generation = 99; (o.spec as { color: string }).color = 'red'; })).metadata.generation, 3);
+});
+
+test('the main resource keeps the reset fields; /status writes only status, labels and annotations', async () => {
+  await store.create('ns', widget('r1', { size: 1, locked: 'orig' }, { status: { ready: false } }), { ctx: ctx(), dryRun: false });
+  await settle();
+  const main = await store.update('ns', (cur) => ({ ...cur!, spec: { size: 5, locked: 'changed' }, status: { ready: true } }), updateOpts('r1'));
+  assert.deepEqual(main.object.spec, { size: 5, locked: 'orig' });
+  assert.deepEqual(main.object.status, { ready: false });
+  await settle();
+  const st = await store.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, labels: { x: 'y' }, finalizers: ['example.com/f'] }, spec: { size: 9 }, status: { ready: true } }), updateOpts('r1', 'status'));
+  assert.deepEqual(st.object.spec, { size: 5, locked: 'orig' });
+  assert.deepEqual(st.object.status, { ready: true });
+  assert.deepEqual(st.object.metadata.labels, { x: 'y' });
+  assert.equal(st.object.metadata.finalizers, undefined);
+});
+
+test('a cache that trails storage never answers 404, 409 or a no-op for a write that storage would take', async () => {
+  // Storage whose watch delivers every event late: the cache trails every write.
+  const lagging: Storage = Object.create(storage);
+  lagging.watch = (prefix, after, listener) => storage.watch(prefix, after, {
+    onEvents: (events) => { setTimeout(() => listener.onEvents(events), 30); },
+    onProgress: (revision) => { setTimeout(() => listener.onProgress(revision), 30); },
+    onError: (err) => listener.onError(err),
+  });
+  const slow = new ResourceStore(widgets, storage, new WatchCache(lagging, store.keyRoot));
+  await slow.cache.start();
+  try {
+    const created = await slow.create('ns', widget('fresh', { size: 1 }), { ctx: ctx(), dryRun: false });
+    assert.equal(slow.current('ns', 'fresh'), undefined);
+    const updated = await slow.update('ns', (cur) => ({ ...cur!, spec: { size: 2 } }), updateOpts('fresh'));
+    assert.equal((updated.object.spec as { size: number }).size, 2);
+    const pinned = await slow.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: updated.object.metadata.resourceVersion }, spec: { size: 3 } }), updateOpts('fresh'));
+    assert.equal((pinned.object.spec as { size: number }).size, 3);
+    // The same content again: a no-op only once the cache has caught up with the last write.
+    const same = await slow.update('ns', (cur) => ({ ...cur!, spec: { size: 3 } }), updateOpts('fresh'));
+    assert.equal(same.object.metadata.resourceVersion, pinned.object.metadata.resourceVersion);
+    const removed = await slow.delete('ns', 'fresh', { ctx: ctx(), dryRun: false });
+    assert.equal(removed.removed, true);
+    assert.equal(removed.object.metadata.uid, created.object.metadata.uid);
+  } finally {
+    slow.cache.stop();
+  }
+});
+
+test('concurrent unconditional updates all land; a pinned stale version is a 409', async () => {
+  const base = await store.create('ns', widget('busy', { size: 0 }), { ctx: ctx(), dryRun: false });
+  await settle();
+  await Promise.all(Array.from({ length: 8 }, (_, i) => store.update('ns', (cur) => {
+    const o = structuredClone(cur!);
+    o.metadata.labels = { ...o.metadata.labels, [`w${i}`]: 'x' };
+    delete o.metadata.resourceVersion;
+    return o;
+  }, updateOpts('busy'))));
+  await settle();
+  assert.equal(Object.keys(store.current('ns', 'busy')!.object.metadata.labels).length, 8);
+  const e = await statusError(store.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: base.object.metadata.resourceVersion } }), updateOpts('busy')));
+  assert.equal(e.code, 409);
+  assert.equal(e.message, 'Operation cannot be fulfilled on widgets.example.svc.io "busy": the object has been modified; please apply your changes to the latest version and try again');
+});
+
+test('warnings come from the attempt that succeeded only', async () => {
+  await store.create('ns', widget('warn', { size: 0 }), { ctx: ctx(), dryRun: false });
+  await settle();
+  const c = ctx();
+  let attempts = 0;
+  let firstRv = '';
+  await store.update('ns', async (cur) => {
+    attempts++;
+    c.warnings.push(`attempt ${attempts}`);
+    if (attempts === 1) {
+      firstRv = cur!.metadata.resourceVersion!;
+      // A concurrent writer gets in between this read and the write.
+      await storage.update(store.key('ns', 'warn'), JSON.stringify({ ...cur, spec: { size: 100 } }), Number(firstRv));
+    }
+    return { ...cur!, spec: { ...(cur!.spec as object), color: 'blue' }, metadata: { ...cur!.metadata, resourceVersion: undefined } } as ApiObject;
+  }, { ...updateOpts('warn'), ctx: c });
+  assert.equal(attempts, 2);
+  assert.deepEqual(c.warnings, ['attempt 2']);
+  await settle();
+  assert.deepEqual(store.current('ns', 'warn')!.object.spec, { size: 100, color: 'blue' });
+});
+
+test('dry runs store nothing; a dry-run create has no resourceVersion', async () => {
+  const r = await store.create('ns', widget('dry'), { ctx: ctx(), dryRun: true });
+  assert.equal(r.object.metadata.resourceVersion, undefined);
+  assert.equal((await storage.get(store.key('ns', 'dry'))).kv, undefined);
+  await store.create('ns', widget('dry2', { size: 1 }), { ctx: ctx(), dryRun: false });
+  await settle();
+  const before = store.current('ns', 'dry2')!.modRevision;
+  const u = await store.update('ns', (cur) => ({ ...cur!, spec: { size: 2 } }), { ...updateOpts('dry2'), dryRun: true });
+  assert.equal((u.object.spec as { size: number }).size, 2);
+  const d = await store.delete('ns', 'dry2', { ctx: ctx(), dryRun: true });
+  assert.equal(d.removed, true);
+  assert.equal((await storage.get(store.key('ns', 'dry2'))).kv?.modRevision, before);
+});
+
+test('delete with finalizers marks the object once (generation bumped), removal by the update that clears them', async () => {
+  await store.create('ns', widget('fin', { size: 1 }, { metadata: { name: 'fin', finalizers: ['example.com/f'] } }), { ctx: ctx(), dryRun: false });
+  await settle();
+  const marked = await store.delete('ns', 'fin', { ctx: ctx(), dryRun: false });
+  assert.equal(marked.removed, false);
+  assert.equal(marked.object.metadata.generation, 2);
+  assert.equal(marked.object.metadata.deletionGracePeriodSeconds, 0);
+  await settle();
+  const again = await store.delete('ns', 'fin', { ctx: ctx(), dryRun: false });
+  assert.equal(again.object.metadata.resourceVersion, marked.object.metadata.resourceVersion);
+  const last = await store.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, finalizers: [] } }), updateOpts('fin'));
+  assert.equal(last.object.metadata.name, 'fin');
+  await settle();
+  assert.equal(store.current('ns', 'fin'), undefined);
+});
+
+test('delete validation (admission) runs after the preconditions and can refuse', async () => {
+  const w = await store.create('ns', widget('guarded'), { ctx: ctx(), dryRun: false });
+  await settle();
+  const seen: string[] = [];
+  const refuse = (obj: ApiObject) => { seen.push(obj.metadata.name!); throw new StatusError(403, 'Forbidden', 'no'); };
+  const pre = await statusError(store.delete('ns', 'guarded', { ctx: ctx(), dryRun: false, preconditions: { uid: 'x' }, validate: refuse }));
+  assert.equal(pre.code, 409);
+  assert.equal(pre.message, `Operation cannot be fulfilled on Widget.example.svc.io "guarded": the UID in the precondition (x) does not match the UID in record (${w.object.metadata.uid}). The object might have been deleted and then recreated`);
+  assert.deepEqual(seen, []);
+  assert.equal((await statusError(store.delete('ns', 'guarded', { ctx: ctx(), dryRun: false, validate: refuse }))).code, 403);
+  assert.ok(seen.length >= 1);
+  assert.ok(store.current('ns', 'guarded'));
+});
+
+test('create on update for kinds that allow it; a status write never creates', async () => {
+  const r = await store.update('ns', () => widget('made', { size: 4 }), updateOpts('made', '', { allowCreate: true }));
+  assert.equal(r.created, true);
+  assert.equal(r.object.metadata.generation, 1);
+  const e = await statusError(store.update('ns', () => widget('made-status'), updateOpts('made-status', 'status', { allowCreate: true })));
+  assert.equal(e.code, 404);
+  assert.equal(e.message, 'widgets.example.svc.io "made-status" not found');
+});
+
+test('a generated name clashing with an existing object, when the client also named it, is the generateName 409', async () => {
+  await store.create('ns', widget('taken'), { ctx: ctx(), dryRun: false });
+  const e = await statusError(store.create('ns', widget('taken', {}, { metadata: { name: 'taken', generateName: 'tak' } }), { ctx: ctx(), dryRun: false }));
+  assert.equal(e.code, 409);
+  assert.equal(e.message, 'widgets.example.svc.io "taken" already exists, the server was not able to generate a unique name for the object');
+  assert.equal(e.details?.retryAfterSeconds, 1);
+});
