@@ -5,5 +5,7 @@ import { nodeKind } from './node.ts';
 import { configMapKind } from './configmap.ts';
 import { secretKind } from './secret.ts';
 import { serviceAccountKind } from './serviceaccount.ts';
+import { persistentVolumeKind } from './persistentvolume.ts';
+import { persistentVolumeClaimKind } from './persistentvolumeclaim.ts';
 
-export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind];
+export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind];

@@ -1,0 +1,118 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { persistentVolumeClaimKind as kind } from './persistentvolumeclaim.ts';
+import { kindHarness, rejection, type KindHarness } from '../kind-harness.ts';
+import type { ApiObject } from '../meta/v1.ts';
+
+let h: KindHarness;
+before(async () => { h = await kindHarness(kind); });
+after(async () => { await h.close(); });
+
+let n = 0;
+const pvc = (spec: Record<string, unknown> = {}, name = `pvc-${++n}`, annotations?: Record<string, string>): ApiObject => ({
+  apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name, namespace: 'ns', ...(annotations ? { annotations } : {}) },
+  spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...spec },
+});
+const causes = async (obj: ApiObject) => (await rejection(h.create(obj))).causes;
+type Spec = Record<string, any>;
+const cells = (o: ApiObject) => kind.tableColumns!.map((c) => c.cell(o));
+
+test('declaration: core v1, namespaced, short name pvc, status sub-resource, columns', () => {
+  assert.equal(kind.plural, 'persistentvolumeclaims');
+  assert.equal(kind.namespaced, true);
+  assert.deepEqual(kind.shortNames, ['pvc']);
+  assert.deepEqual(kind.status, {});
+  assert.deepEqual(kind.tableColumns!.map((c) => c.name), ['Name', 'Status', 'Volume', 'Capacity', 'Access Modes', 'StorageClass', 'VolumeAttributesClass', 'Age', 'VolumeMode']);
+  const spec = (kind.versions[0].schema as unknown as { properties: Record<string, any> }).properties.spec.properties;
+  assert.deepEqual(['accessModes', 'resources', 'volumeName', 'selector', 'storageClassName', 'volumeMode', 'dataSource', 'dataSourceRef', 'volumeAttributesClassName'].map((k) => spec[k]['x-proto']), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+});
+
+test('defaults: volume mode Filesystem, phase Pending', async () => {
+  const obj = await h.create(pvc({ storageClassName: 'fast' }));
+  assert.equal((obj.spec as Spec).volumeMode, 'Filesystem');
+  assert.deepEqual(obj.status, { phase: 'Pending' });
+  assert.deepEqual(cells(obj).slice(1, 7), ['Pending', '', '', '', 'fast', '<unset>']);
+  assert.equal(cells(obj)[8], 'Filesystem');
+});
+
+test('access modes: at least one, known values', async () => {
+  assert.deepEqual(await causes(pvc({ accessModes: [] })), ['spec.accessModes: Required value: at least 1 access mode is required']);
+  assert.deepEqual(await causes(pvc({ accessModes: ['ReadWriteOncePod', 'ReadWriteOnce'] })), ['spec.accessModes: Forbidden: may not use ReadWriteOncePod with other access modes']);
+});
+
+test('a storage request is required and positive', async () => {
+  assert.deepEqual(await causes(pvc({ resources: {} })), ['spec.resources[storage]: Required value']);
+  assert.deepEqual(await causes(pvc({ resources: { requests: { storage: '0' } } })), ['spec.resources[storage]: Invalid value: "0": must be greater than zero']);
+});
+
+test('selector, class name and volume mode', async () => {
+  assert.deepEqual(await causes(pvc({ selector: { matchExpressions: [{ key: 'a', operator: 'Exists', values: ['x'] }] } })), [
+    "spec.selector.matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+  ]);
+  assert.deepEqual(await causes(pvc({ volumeMode: 'Raw' })), ['spec.volumeMode: Unsupported value: "Raw": supported values: "Block", "Filesystem"']);
+  assert.equal((await causes(pvc({ storageClassName: 'No Spaces' }))).length, 1);
+});
+
+test('data sources: filled from each other, a claim or a typed source', async () => {
+  const obj = await h.create(pvc({ dataSource: { kind: 'PersistentVolumeClaim', name: 'src' } }));
+  assert.deepEqual((obj.spec as Spec).dataSourceRef, { kind: 'PersistentVolumeClaim', name: 'src' });
+  const snap = await h.create(pvc({ dataSourceRef: { apiGroup: 'snapshot.storage.svc.io', kind: 'VolumeSnapshot', name: 's' } }));
+  assert.deepEqual((snap.spec as Spec).dataSource, { apiGroup: 'snapshot.storage.svc.io', kind: 'VolumeSnapshot', name: 's' });
+  assert.deepEqual(await causes(pvc({ dataSource: { kind: 'Secret', name: 'x' } })), [
+    'spec.dataSource: Unsupported value: "Secret": supported values: "PersistentVolumeClaim"',
+    'spec.dataSourceRef: Unsupported value: "Secret": supported values: "PersistentVolumeClaim"',
+  ]);
+  assert.deepEqual(await causes(pvc({ dataSource: { kind: 'PersistentVolumeClaim', name: 'a' }, dataSourceRef: { kind: 'PersistentVolumeClaim', name: 'b' } })), ['spec: Invalid value: "spec.dataSource": must match dataSourceRef']);
+});
+
+test('volumeAttributesClassName is dropped while its feature is off', async () => {
+  const obj = await h.create(pvc({ volumeAttributesClassName: 'gold' }));
+  assert.equal((obj.spec as Spec).volumeAttributesClassName, undefined);
+});
+
+test('update: the spec is immutable, except the binder setting volumeName once', async () => {
+  const made = await h.create(pvc({}, 'claim'));
+  const bound = await h.update({ ...made, spec: { ...(made.spec as Spec), volumeName: 'pv-1' } });
+  assert.equal((bound.spec as Spec).volumeName, 'pv-1');
+  assert.deepEqual((await rejection(h.update({ ...bound, spec: { ...(bound.spec as Spec), volumeName: 'pv-2' } }))).causes, [
+    'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+  ]);
+  assert.deepEqual((await rejection(h.update({ ...bound, spec: { ...(bound.spec as Spec), accessModes: ['ReadWriteMany'] } }))).causes, [
+    'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+  ]);
+});
+
+test('update: a bound claim may grow its storage request, never shrink it; an unbound one may not change it', async () => {
+  const made = await h.create(pvc({}, 'grow'));
+  assert.deepEqual((await rejection(h.update({ ...made, spec: { ...(made.spec as Spec), resources: { requests: { storage: '2Gi' } } } }))).causes, [
+    'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
+  ]);
+  const bound = await h.update({ ...made, status: { phase: 'Bound', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'] } }, { subresource: 'status' });
+  const grown = await h.update({ ...bound, spec: { ...(bound.spec as Spec), volumeName: 'pv-9', resources: { requests: { storage: '2Gi' } } } });
+  assert.equal((grown.spec as Spec).resources.requests.storage, '2Gi');
+  assert.deepEqual(cells(grown).slice(2, 5), ['pv-9', '1Gi', 'RWO']);
+  assert.deepEqual((await rejection(h.update({ ...grown, spec: { ...(grown.spec as Spec), resources: { requests: { storage: '1Gi' } } } }))).causes, [
+    'spec.resources.requests.storage: Forbidden: field can not be less than previous value',
+  ]);
+});
+
+test('update: volumeMode immutable; volumeAttributesClassName cannot change while its feature is off', async () => {
+  const made = await h.create(pvc({}, 'modes'));
+  const r = await rejection(h.update({ ...made, spec: { ...(made.spec as Spec), volumeMode: 'Block' } }));
+  assert.deepEqual(r.causes, ['spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims', 'volumeMode: Invalid value: "Block": field is immutable']);
+});
+
+test('the beta class annotation names the class and cannot change', async () => {
+  const made = await h.create(pvc({}, 'annotated', { 'volume.beta.platform.io/storage-class': 'slow' }));
+  assert.equal(kind.tableColumns![5].cell(made), 'slow');
+  assert.deepEqual((await rejection(h.update({ ...made, metadata: { ...made.metadata, annotations: { 'volume.beta.platform.io/storage-class': 'fast' } } }))).causes, [
+    'metadata.annotations[volume.beta.platform.io/storage-class]: Forbidden: field is immutable',
+  ]);
+});
+
+test('status writes go through /status; main writes keep it; deletion shows Terminating', async () => {
+  const made = await h.create(pvc({}, 'st'));
+  const main = await h.update({ ...made, status: { phase: 'Bound' } });
+  assert.deepEqual(main.status, { phase: 'Pending' });
+  assert.equal(kind.tableColumns![1].cell({ ...made, metadata: { ...made.metadata, deletionTimestamp: '2024-01-01T00:00:00Z' } }), 'Terminating');
+});
