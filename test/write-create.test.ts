@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';
-import { assertNothingWritten, call, configMapMarker, expectStatus, warnings } from './support/write-helpers.ts';
+import { assertNothingWritten, call, callChunked, configMapMarker, expectStatus, warnings } from './support/write-helpers.ts';
 
 const NS = 'write-create';
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
@@ -166,6 +166,17 @@ describe('create', () => {
     const big = JSON.stringify({ metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024) } });
     const r = await refused(() => call(s, 'POST', CM, big));
     expectStatus(r, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    // Without a Content-Length, the limit holds while the body streams in.
+    function* chunks() {
+      yield '{"metadata":{"name":"big"},"data":{"a":"';
+      for (let i = 0; i < 64; i++) yield 'x'.repeat(64 * 1024);
+      yield '"}}';
+    }
+    const chunked = await refused(() => callChunked(s, CM, chunks()));
+    expectStatus(chunked, 413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728');
+    // Just under the limit is read (and then refused by validation: a ConfigMap holds at most 1 MiB).
+    const under = await refused(() => call(s, 'POST', CM, JSON.stringify({ metadata: { name: 'big' }, data: { a: 'x'.repeat(3 * 1024 * 1024 - 100) } })));
+    expectStatus(under, 422, 'Invalid', 'ConfigMap "big" is invalid: []: Too long: may not be more than 1048576 bytes');
   });
 
   it('an unknown resource is 404, an unsupported method 405', async () => {

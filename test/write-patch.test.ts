@@ -101,11 +101,11 @@ describe('patch', () => {
     assert.equal(ok.status, 200, ok.body);
   });
 
-  it('strategic merge and apply patches are 415 for now, unknown types too', async () => {
+  it('strategic merge patches are 415 for now, unknown types too', async () => {
     await create('p9');
-    const accepted = 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json';
-    for (const type of ['application/strategic-merge-patch+json', 'application/apply-patch+yaml', 'text/plain', 'application/json']) {
-      expectStatus(await refused(() => call(s, 'PATCH', `${CM}/p9`, '{"data":{"a":"1"}}', { 'content-type': type })), 415, 'UnsupportedMediaType', accepted);
+    for (const type of ['application/strategic-merge-patch+json', 'text/plain', 'application/json']) {
+      expectStatus(await refused(() => call(s, 'PATCH', `${CM}/p9`, '{"data":{"a":"1"}}', { 'content-type': type })), 415, 'UnsupportedMediaType',
+        /^the body of the request was in an unknown format - accepted media types include: application\/json-patch\+json, application\/merge-patch\+json/);
     }
   });
 

@@ -37,6 +37,32 @@ export function call(s: TestServer, method: string, path: string, body?: string 
   });
 }
 
+/** A POST whose body is sent in chunks, without a Content-Length: the size limit must hold while reading. */
+export function callChunked(s: TestServer, path: string, chunks: Iterable<string>): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(path, s.url);
+    const req = httpsRequest({
+      host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST',
+      ca: s.credentials.ca, cert: s.credentials.cert, key: s.credentials.key, agent: false,
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+    }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c) => parts.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(parts).toString('utf8');
+        resolve({ status: res.statusCode!, headers: res.headers, body: text, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    const it = chunks[Symbol.iterator]();
+    const pump = () => {
+      for (let n = it.next(); !n.done; n = it.next()) if (!req.write(n.value)) { req.once('drain', pump); return; }
+      req.end();
+    };
+    pump();
+  });
+}
+
 /** Asserts a failure Status: HTTP code, reason and (exact text, or pattern) message. Returns the Status. */
 export function expectStatus(r: RawResponse, code: number, reason: string, message?: string | RegExp): any {
   assert.equal(r.status, code, r.body);
