@@ -23,6 +23,9 @@ import { generateName, nowRfc3339 } from './names.ts';
 export interface WriteOptions {
   ctx: RequestContext;
   dryRun: boolean;
+  /** Records field ownership (metadata.managedFields) on the object about to be written, once defaulted;
+   *  `old` is absent on create. */
+  trackFields?(obj: ApiObject, old: ApiObject | undefined): void;
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -139,6 +142,7 @@ export class ResourceStore {
 
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
+    opts.trackFields?.(obj, undefined);
     this.def.prepareForCreate?.(obj, opts.ctx);
     this.throwIfInvalid(obj, [
       ...validateObjectMeta(meta, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
@@ -411,8 +415,11 @@ export class ResourceStore {
       merged.metadata.resourceVersion = meta.resourceVersion;
       if (meta.labels) merged.metadata.labels = meta.labels; else delete merged.metadata.labels;
       if (meta.annotations) merged.metadata.annotations = meta.annotations; else delete merged.metadata.annotations;
+      // Field ownership travels with the status (a status apply computed it; a status update recomputes it).
+      if (meta.managedFields) merged.metadata.managedFields = meta.managedFields; else delete merged.metadata.managedFields;
       applyDefaults(merged, this.storageSchema);
       this.def.defaults?.(merged);
+      opts.trackFields?.(merged, old);
       this.def.prepareForUpdate?.(merged, old, opts.ctx);
       return merged;
     }
@@ -421,6 +428,7 @@ export class ResourceStore {
     }
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
+    opts.trackFields?.(obj, old);
     this.def.prepareForUpdate?.(obj, old, opts.ctx);
     const statusFields = this.def.status ? (this.def.status.statusFields ?? ['status']) : [];
     if (this.def.trackGeneration !== false && specChanged(obj, old, statusFields)) meta.generation = (oldMeta.generation ?? 0) + 1;

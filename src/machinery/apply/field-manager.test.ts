@@ -104,10 +104,12 @@ describe('managedFields entries', () => {
     assert.ok(!updates.some((e) => ['m0', 'm1', 'm2'].includes(e.manager!)));
   });
 
-  it('a client may clear every entry with [{}]; an empty list keeps the live entries', () => {
+  it('a client may clear every entry with [{}] or []; without the list the live entries stay', () => {
     const obj = update(undefined, widget({ data: { a: '1' } }), 'm');
-    const kept = update(obj, { ...obj, metadata: { ...obj.metadata, managedFields: [] }, data: { a: '2' } }, 'n');
+    const { managedFields: _omitted, ...metaWithout } = obj.metadata;
+    const kept = update(obj, { ...obj, metadata: metaWithout, data: { a: '2' } }, 'n');
     assert.deepEqual(entries(kept).map((e) => e.manager).sort(), ['m', 'n']);
+    assert.equal(update(obj, { ...obj, metadata: { ...obj.metadata, managedFields: [] }, data: { a: '3' } }, 'n').metadata.managedFields, undefined);
     const cleared = update(obj, { ...obj, metadata: { ...obj.metadata, managedFields: [{}] as never }, data: { a: '3' } }, 'n');
     assert.equal(cleared.metadata.managedFields, undefined);
     // An object without entries is not tracked by updates any more, only by creates and applies.

@@ -66,9 +66,11 @@ export function parseManagerIdentifier(id: string): ManagerInfo {
 
 export class ManagedFieldsError extends Error {}
 
-/** True for `[{}]`, a client's way of clearing every entry. */
+/** True for `[]` or `[{}]`, a client's way of clearing every entry (an absent list keeps them). */
 export function isResetManagedFields(entries: unknown): boolean {
-  if (!Array.isArray(entries) || entries.length !== 1) return false;
+  if (!Array.isArray(entries)) return false;
+  if (entries.length === 0) return true;
+  if (entries.length !== 1) return false;
   const e = entries[0];
   return e !== null && typeof e === 'object' && !Array.isArray(e) && Object.values(e).every((v) => v === undefined || v === null || v === '');
 }

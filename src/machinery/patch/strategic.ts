@@ -179,10 +179,9 @@ function setKey(o: Record<string, unknown>, key: string, v: unknown): void {
   else o[key] = v;
 }
 
-/** A value for a key the original lacks: directives inside it still apply, nulls are dropped. */
+/** A value for a key the original lacks: taken as is without its nulls; directives in a new map still apply. */
 function takeNew(v: unknown, meta: FieldMeta): unknown {
   if (isPlainObject(v)) return mergeMap(undefined, v, meta.pos);
-  if (Array.isArray(v) && meta.strategy === MERGE) return discardNulls(mergeList([], v, meta.pos, meta.mergeKey, false));
   return discardNulls(v);
 }
 
