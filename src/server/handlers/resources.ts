@@ -5,7 +5,7 @@ import type { RequestContext, ViewSubresource } from '../../apis/kind.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
 import * as status from '../../machinery/status.ts';
 import { patchedObjectInvalid } from '../../machinery/patch/patch-errors.ts';
-import { listObjects, syncToStorage, waitNotOlderThan, parseResourceVersion } from '../../registry/list.ts';
+import { listObjects, syncToStorage, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
 import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decode-body.ts';
 import type { CachedObject } from '../../storage/cache.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
@@ -85,8 +85,7 @@ function viewOf(served: ServedResource, sub: string) {
 
 async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, sub: string, params: QueryParams, rep: Representation): Promise<void> {
   const store = served.store;
-  const rv = params.resourceVersion ? parseResourceVersion(params.resourceVersion) : undefined;
-  if (params.resourceVersion && rv === undefined) throw status.badRequest(`Invalid value for resourceVersion: ${JSON.stringify(params.resourceVersion)}`);
+  const rv = requestedResourceVersion(params.resourceVersion);
   if (rv === undefined) await syncToStorage(store, deps.storage);
   else if (rv > 0) await waitNotOlderThan(store, rv);
   const found = store.getOrThrow(namespace, name);
