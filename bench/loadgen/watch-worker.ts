@@ -1,40 +1,19 @@
-// Watcher child process: holds many watch streams open over a few HTTP/2 connections, counts the events
-// that arrive (one JSON line each) and the delivery latency of each (receive time minus the writer's
-// "bench/stamp" annotation). Kept cheap on purpose: no JSON parsing, only byte searches.
+// Watcher child process: holds many watch streams open over a few HTTP/2 connections and counts the
+// events that arrive and their delivery latency (see watch-counter.ts).
 import { connect as h2connect, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
 import { serveJobs } from './protocol.ts';
-import { MsHistogram } from '../lib/stats.ts';
+import { WatchCounter } from './watch-counter.ts';
 import type { Target } from '../lib/tls.ts';
 
 export interface WatchOpenJob { kind: 'watch-open'; target: Target; path: string; count: number; sessions: number }
 export interface WatchOpenResult { open: number; failed: number; statuses: Record<string, number> }
 export interface WatchSnapshot { events: number; at: number }
-export interface WatchCollect { events: number; stamped: number; latency: Array<[number, number]>; closed: number }
-
-const NEEDLE = Buffer.from('"bench/stamp":"');
-const NEWLINE = 10;
-const QUOTE = 34;
+export interface WatchCollect { events: number; otherEvents: number; latency: Array<[number, number]>; closed: number }
 
 const sessions: ClientHttp2Session[] = [];
 const streams: ClientHttp2Stream[] = [];
-let events = 0;
-let stamped = 0;
+const counter = new WatchCounter();
 let closed = 0;
-let hist = new MsHistogram();
-
-function onData(chunk: Buffer): void {
-  const now = Date.now();
-  let pos = 0;
-  while ((pos = chunk.indexOf(NEWLINE, pos)) !== -1) { events++; pos++; }
-  let s = 0;
-  while ((s = chunk.indexOf(NEEDLE, s)) !== -1) {
-    let i = s + NEEDLE.length;
-    let stamp = 0;
-    while (i < chunk.length && chunk[i] !== QUOTE) stamp = stamp * 10 + (chunk[i++] - 48);
-    if (i < chunk.length) { hist.record(now - stamp); stamped++; }
-    s = i;
-  }
-}
 
 function openSession(target: Target): Promise<ClientHttp2Session> {
   return new Promise((resolve, reject) => {
@@ -64,7 +43,7 @@ async function open(job: WatchOpenJob): Promise<WatchOpenResult> {
       if (status === 200) openCount++; else failed++;
       resolve();
     });
-    stream.on('data', onData);
+    stream.on('data', counter.reader());
     stream.on('close', () => { closed++; if (!answered) { failed++; resolve(); } });
     stream.on('error', () => { /* counted on close */ });
   })));
@@ -73,9 +52,9 @@ async function open(job: WatchOpenJob): Promise<WatchOpenResult> {
 
 serveJobs({
   'watch-open': open,
-  'watch-mark': async () => { events = 0; stamped = 0; hist = new MsHistogram(); return { at: Date.now() }; },
-  'watch-snapshot': async (): Promise<WatchSnapshot> => ({ events, at: Date.now() }),
-  'watch-collect': async (): Promise<WatchCollect> => ({ events, stamped, latency: hist.toSparse(), closed }),
+  'watch-mark': async () => ({ at: counter.mark() }),
+  'watch-snapshot': async (): Promise<WatchSnapshot> => ({ events: counter.events, at: Date.now() }),
+  'watch-collect': async (): Promise<WatchCollect> => ({ events: counter.events, otherEvents: counter.otherEvents, latency: counter.latency.toSparse(), closed }),
   'watch-close': async () => {
     for (const s of streams) s.close();
     for (const s of sessions) s.close();
