@@ -177,10 +177,11 @@ export interface APIResourceList {
 }
 
 function mainResource(def: KindDefinition): APIResource {
-  const r: APIResource = { name: def.plural, singularName: def.singular, namespaced: def.namespaced, kind: def.kind, verbs: [...RESOURCE_VERBS] };
+  const r: APIResource = { name: def.plural, singularName: def.singular, namespaced: def.namespaced, kind: def.kind, verbs: def.createOnly ? ['create'] : [...RESOURCE_VERBS] };
   if (def.shortNames?.length) r.shortNames = [...def.shortNames];
   if (def.categories?.length) r.categories = [...def.categories];
-  r.storageVersionHash = storageVersionHash(def.group, def.storageVersion, def.kind);
+  // Kinds that are never stored have no storage version hash.
+  if (!def.createOnly) r.storageVersionHash = def.storedAs ? storageVersionHash(def.storedAs.group, def.storedAs.version, def.kind) : storageVersionHash(def.group, def.storageVersion, def.kind);
   return r;
 }
 
@@ -254,7 +255,7 @@ function resourceDiscovery(def: KindDefinition, version: string): APIResourceDis
     responseKind: { group: '', version: '', kind: def.kind },
     scope: def.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: def.singular,
-    verbs: [...RESOURCE_VERBS],
+    verbs: def.createOnly ? ['create'] : [...RESOURCE_VERBS],
   };
   if (def.shortNames?.length) r.shortNames = [...def.shortNames];
   if (def.categories?.length) r.categories = [...def.categories];
