@@ -176,6 +176,19 @@ test('serve: defaults', () => {
     authorizationMode: ['Node', 'RBAC'],
     anonymousAuth: true,
     tokenAuthFile: undefined,
+    authorizationConfig: undefined,
+    authorizationPolicyFile: undefined,
+    authorizationWebhookConfigFile: undefined,
+    authorizationWebhookVersion: 'v1beta1',
+    authorizationWebhookCacheAuthorizedTtl: 300_000,
+    authorizationWebhookCacheUnauthorizedTtl: 30_000,
+    serviceAccountIssuer: [],
+    serviceAccountKeyFile: [],
+    serviceAccountSigningKeyFile: undefined,
+    serviceAccountMaxTokenExpiration: undefined,
+    apiAudiences: [],
+    enableBootstrapTokenAuth: false,
+    controllers: ['*'],
     logLevel: 'info',
     shutdownTimeout: 60_000,
   } satisfies ServeOptions);
@@ -189,6 +202,11 @@ test('serve: every flag is read into its typed option', () => {
     '--etcd-cafile=/e/ca', '--etcd-certfile=/e/crt', '--etcd-keyfile=/e/key', '--etcd-compaction-interval=0',
     '--runtime-config=api/alpha=true,batch/v2alpha1', '--feature-gates', 'WatchList=true,InPlacePodVerticalScaling=false',
     '--authorization-mode=AlwaysAllow', '--anonymous-auth=false', '--token-auth-file=/tokens.csv',
+    '--authorization-config=/authz.yaml', '--authorization-policy-file=/abac.jsonl', '--authorization-webhook-config-file=/wh.kubeconfig',
+    '--authorization-webhook-version=v1', '--authorization-webhook-cache-authorized-ttl=1m', '--authorization-webhook-cache-unauthorized-ttl=5s',
+    '--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-key-file=/sa.pub',
+    '--service-account-signing-key-file=/sa.key', '--service-account-max-token-expiration=2h', '--api-audiences=x,y',
+    '--enable-bootstrap-token-auth', '--controllers=*,tokencleaner,-bootstrapsigner',
     '--log-level=debug', '--shutdown-timeout=5s',
   ]);
   assert.deepEqual(options, {
@@ -210,6 +228,19 @@ test('serve: every flag is read into its typed option', () => {
     authorizationMode: ['AlwaysAllow'],
     anonymousAuth: false,
     tokenAuthFile: '/tokens.csv',
+    authorizationConfig: '/authz.yaml',
+    authorizationPolicyFile: '/abac.jsonl',
+    authorizationWebhookConfigFile: '/wh.kubeconfig',
+    authorizationWebhookVersion: 'v1',
+    authorizationWebhookCacheAuthorizedTtl: 60_000,
+    authorizationWebhookCacheUnauthorizedTtl: 5_000,
+    serviceAccountIssuer: ['https://a', 'https://b'],
+    serviceAccountKeyFile: ['/sa.pub'],
+    serviceAccountSigningKeyFile: '/sa.key',
+    serviceAccountMaxTokenExpiration: 7_200_000,
+    apiAudiences: ['x', 'y'],
+    enableBootstrapTokenAuth: true,
+    controllers: ['*', 'tokencleaner', '-bootstrapsigner'],
     logLevel: 'debug',
     shutdownTimeout: 5_000,
   });
@@ -258,8 +289,8 @@ test('help text lists flags sorted, with types and non-zero defaults, aligned li
   );
   const help = serveHelp();
   assert.match(help, /^Run the API server\.\n\nUsage:\n  capstan serve \[flags\]\n\nFlags:\n/);
-  assert.match(help, /\n {6}--secure-port int {21}The port on which to serve HTTPS .* \(default 6443\)\n/);
-  assert.match(help, /--watch-history-retention duration {4}.*\(default 5m0s\)\n/);
+  assert.match(help, /\n {6}--secure-port int {41}The port on which to serve HTTPS .* \(default 6443\)\n/);
+  assert.match(help, /--watch-history-retention duration {24}.*\(default 5m0s\)\n/);
   assert.match(help, /--authorization-mode strings .*\(default \[Node,RBAC\]\)\n/);
   assert.match(help, /--anonymous-auth .*\(default true\)\n/);
   assert.match(help, /--shutdown-timeout duration .*\(default 1m0s\)\n/);

@@ -3,13 +3,11 @@
 import { readFile } from 'node:fs/promises';
 import type { ServeOptions } from './flags.ts';
 import type { ServerOptions } from '../server/server.ts';
+import type { AccessControlOptions } from '../auth/access-control.ts';
 import { EtcdStorage } from '../storage/etcd.ts';
 
 const NOT_YET: Record<string, string> = {
   'feature-gates': 'feature gates',
-  'authorization-mode': 'authorization modes',
-  'anonymous-auth': 'anonymous authentication settings',
-  'token-auth-file': 'token authentication',
   'log-level': 'log levels',
 };
 
@@ -27,6 +25,8 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     watchHistoryRetentionMs: o.watchHistoryRetention,
     runtimeConfig: o.runtimeConfig,
     shutdownTimeoutMs: o.shutdownTimeout,
+    access: accessOptions(o, changed),
+    controllers: o.controllers,
   };
   if (o.etcdServers?.length) {
     const read = (f: string | undefined) => (f ? readFile(f) : Promise.resolve(undefined));
@@ -35,4 +35,27 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     opts.compactionIntervalMs = o.etcdCompactionInterval;
   }
   return opts;
+}
+
+/** Authentication and authorization flags. Those of the two authorization methods are passed only when
+ *  given, so that access control can refuse --authorization-config combined with the others. */
+function accessOptions(o: ServeOptions, changed: Set<string>): AccessControlOptions {
+  const given = (name: string) => changed.has(name);
+  return {
+    anonymousAuth: o.anonymousAuth,
+    tokenAuthFile: o.tokenAuthFile,
+    modes: given('authorization-mode') ? o.authorizationMode : undefined,
+    configFile: o.authorizationConfig,
+    policyFile: o.authorizationPolicyFile,
+    webhookConfigFile: o.authorizationWebhookConfigFile,
+    webhookVersion: given('authorization-webhook-version') ? (o.authorizationWebhookVersion as 'v1' | 'v1beta1') : undefined,
+    webhookCacheAuthorizedTtlMs: given('authorization-webhook-cache-authorized-ttl') ? o.authorizationWebhookCacheAuthorizedTtl : undefined,
+    webhookCacheUnauthorizedTtlMs: given('authorization-webhook-cache-unauthorized-ttl') ? o.authorizationWebhookCacheUnauthorizedTtl : undefined,
+    serviceAccountIssuers: o.serviceAccountIssuer,
+    serviceAccountKeyFiles: o.serviceAccountKeyFile,
+    serviceAccountSigningKeyFile: o.serviceAccountSigningKeyFile,
+    serviceAccountMaxTokenExpirationSeconds: o.serviceAccountMaxTokenExpiration ? Math.floor(o.serviceAccountMaxTokenExpiration / 1000) : undefined,
+    apiAudiences: o.apiAudiences,
+    enableBootstrapTokenAuth: o.enableBootstrapTokenAuth,
+  };
 }

@@ -21,13 +21,15 @@ export interface HandlerDeps {
   storage: Storage;
   admission: AdmissionChain;
   watchRegistry: Set<() => void>;
-  authenticate(socket: TLSSocket, authorization: string | undefined): UserInfo | undefined;
+  /** Authentication, impersonation and authorization (src/auth), and the endpoints access control serves
+   *  itself (token and access reviews, TokenRequest). */
+  access: {
+    admit(req: Request, info: RequestInfo, query: URLSearchParams): Promise<UserInfo>;
+    serve(req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<boolean>;
+  };
   log(line: string): void;
   readyChecks: Record<string, () => Promise<void>>;
 }
-
-/** Non-resource paths anyone may read, as Kubernetes' system:public-info-viewer allows. */
-const PUBLIC_PATHS = new Set(['/healthz', '/livez', '/readyz', '/version']);
 
 export function buildHandler(deps: HandlerDeps) {
   const discoveryCache = new Map<string, { body: string; etag: string }>();
@@ -45,17 +47,11 @@ async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: str
   const path = url.pathname;
   const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
 
-  // Authentication.
-  const user = deps.authenticate(req.socket as TLSSocket, req.headers.authorization as string | undefined);
-  if (!user) {
-    if (!(PUBLIC_PATHS.has(path) || path.startsWith('/livez/') || path.startsWith('/readyz/') || path.startsWith('/healthz/')) || req.headers.authorization) {
-      throw status.unauthorized();
-    }
-  }
-  // Audit, impersonation, priority and fairness, and authorization stages go here, in this order.
+  // Authentication, impersonation and authorization: a refused request ends here with a 401 or 403.
+  const user = await deps.access.admit(req, info, url.searchParams);
 
   if (info.isResourceRequest) {
-    if (!user) throw status.unauthorized();
+    if (await deps.access.serve(req, res, info, url.searchParams, user)) return;
     return handleResource(deps, req, res, info, url.searchParams, user);
   }
   return handleNonResource(deps, discoveryCache, req, res, info, url);

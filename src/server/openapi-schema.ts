@@ -26,7 +26,7 @@ const MIRRORED: Record<string, string> = {
 };
 
 /** Keys that only mean something inside the server. */
-const INTERNAL = new Set(['x-proto', 'x-proto-embedded', 'x-ref', 'x-platform-type']);
+const INTERNAL = new Set(['x-proto', 'x-ref', 'x-platform-type']);
 
 /** JSON Schema keywords carried over unchanged (structure keywords are handled separately). */
 const PLAIN_KEYWORDS = [

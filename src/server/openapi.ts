@@ -231,6 +231,11 @@ function groupVersionPaths(served: readonly ServedKind[], group: string, version
     const deleted = def.deleteReturnsObject ? kindRef : status;
     const op = (o: Omit<Operation, 'tag' | 'stream'> & { stream?: boolean }): Operation => ({ tag, stream: false, ...o });
 
+    if (def.createOnly) {
+      // Reviews answer a POST on the collection and nothing else.
+      items.push({ path: collection, params: nsParam, ops: [op({ method: 'post', action: 'post', operationId: `create${idPrefix}${ns}${K}`, description: `create${article(K)}${K}`, gvk, query: WRITE_QUERY, body: { kind: 'object', ref: kindRef }, responses: created(kindRef, true) })] });
+      continue;
+    }
     items.push({
       path: collection,
       params: nsParam,

@@ -1,6 +1,5 @@
 // Assembles and runs the API server: PKI, storage, registry, controllers and the HTTPS listener.
 import http2 from 'node:http2';
-import type { TLSSocket } from 'node:tls';
 import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,11 +9,14 @@ import { SqliteStorage } from '../storage/sqlite.ts';
 import { startCompactor, type Compactor } from '../storage/compactor.ts';
 import { ResourceStore } from '../registry/store.ts';
 import { allKinds } from '../apis/index.ts';
-import type { KindDefinition, UserInfo } from '../apis/kind.ts';
+import type { KindDefinition } from '../apis/kind.ts';
 import { ApiSurface, isServed } from './apis.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { buildHandler } from './handler.ts';
+import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
+import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
+import { bootstrapTokenControllers, controllerEnabled } from '../controllers/bootstrap-tokens.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import { startControllerManager } from '../controllers/manager.ts';
 import { StatusError } from '../machinery/status.ts';
@@ -44,6 +46,11 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** How many recent events each watch cache keeps (tests shrink it to exercise resumes from storage history). */
   watchCacheEventWindow?: number;
+  /** Authentication and authorization: tokens, service account keys, anonymous access, authorization modes
+   *  or configuration file (src/auth/access-control.ts). */
+  access?: AccessControlOptions;
+  /** --controllers: `*` for the on-by-default controllers, `name` to add one, `-name` to remove one. */
+  controllers?: string[];
 }
 
 export interface RunningServer {
@@ -65,6 +72,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const bindAddress = opts.bindAddress ?? '127.0.0.1';
   const pki = await ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
+  // Access control reads its files and checks its flags first: a wrong one stops the start here.
+  const access = await AccessControl.create({ options: opts.access ?? {}, pkiDir: pkiDir(dataDir), log });
   const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
   const servingKey = opts.tlsPrivateKeyFile ? await readFile(opts.tlsPrivateKeyFile, 'utf8') : pki.servingKeyPem;
   const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : pki.caCertPem;
@@ -87,17 +96,25 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const storeFor = (group: string, plural: string) => [...stores.values()].find((s) => s.def.group === group && s.def.plural === plural)!;
   const namespaces = storeFor('', 'namespaces');
   await ensureNamespaces(namespaces);
+  const storeIndex = new Map([...stores.values()].map((s) => [`${s.def.group}/${s.def.plural}`, s]));
+  access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
+  await access.ensureDefaultPolicy();
 
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces)]);
+  let listeningUrl = '';
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), ...access.admissionPlugins()]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),
-    controllers: [() => startNamespaceController({ namespaces, stores: [...stores.values()], storage, log })],
+    controllers: [
+      () => startNamespaceController({ namespaces, stores: [...stores.values()], storage, log }),
+      ...(controllerEnabled('clusterrole-aggregation', opts.controllers) ? [() => startClusterRoleAggregation({ clusterRoles: storeFor('rbac.authorization.svc.io', 'clusterroles'), log })] : []),
+      ...bootstrapTokenControllers({ enabled: opts.controllers, secrets: storeFor('', 'secrets'), configMaps: storeFor('', 'configmaps'), server: () => listeningUrl, caPem: pki.caCertPem, log }),
+    ],
     ...opts.leaderElection,
     log,
   });
 
-  const handler = buildHandler({ surface, storage, admission, watchRegistry, authenticate, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() } });
+  const handler = buildHandler({ surface, storage, admission, watchRegistry, access, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() } });
   const server = http2.createSecureServer({
     cert: servingCert, key: servingKey, ca: clientCa, allowHTTP1: true, requestCert: true, rejectUnauthorized: false,
   }, (req, res) => {
@@ -117,6 +134,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     });
   });
   const url = serverUrl(bindAddress, port);
+  listeningUrl = url;
   const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, kubeconfig);
@@ -139,6 +157,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     for (const socket of sockets) socket.destroy();
     await closed;
     await controllerManager.stop();
+    access.stop();
     compactor.stop();
     for (const s of stores.values()) s.cache.stop();
     await storage.close();
@@ -146,20 +165,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   })();
 
   return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, isLeader: () => controllerManager.elector.isLeader(), stop };
-}
-
-/** Until token authentication lands: a client certificate signed by the client CA is the only credential. */
-function authenticate(socket: TLSSocket, authorization: string | undefined): UserInfo | undefined {
-  if (authorization) return undefined;
-  if (!socket.authorized) return undefined;
-  const cert = socket.getPeerCertificate();
-  if (!cert || !cert.subject) return undefined;
-  const cn = cert.subject.CN;
-  const o = cert.subject.O;
-  const username = Array.isArray(cn) ? cn[0] : cn;
-  if (!username) return undefined;
-  const groups = o === undefined ? [] : Array.isArray(o) ? [...o] : [o];
-  return { username, groups: [...groups, 'system:authenticated'] };
 }
 
 async function ensureNamespaces(namespaces: ResourceStore): Promise<void> {

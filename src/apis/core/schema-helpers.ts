@@ -5,12 +5,3 @@ import type { TSchema } from '@sinclair/typebox';
 export function withProto<T extends TSchema>(schema: T, proto: number): T {
   return { ...schema, 'x-proto': proto };
 }
-
-/**
- * A property Go inlines from an embedded struct (a Volume's sources, a Probe's handler, the `name` of an
- * embedded LocalObjectReference): in protobuf it travels inside the message at field `outer` of its parent,
- * as that message's field `x-proto`.
- */
-export function inlined<T extends TSchema>(schema: T, outer: number): T {
-  return { ...schema, 'x-proto-embedded': outer };
-}

@@ -5,6 +5,7 @@ import { S } from '../meta/schema.ts';
 import { ObjectMeta, ObjectReference, LocalObjectReference } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
 import { withProto } from './schema-helpers.ts';
+import { tokenRequestView } from '../authentication/tokenrequest.ts';
 
 /** Deprecated since v1.32: restricts pods to the account's listed secrets when "true". */
 export const ENFORCE_MOUNTABLE_SECRETS_ANNOTATION = 'platform.io/enforce-mountable-secrets';
@@ -48,6 +49,8 @@ export const serviceAccountKind: KindDefinition = {
   storageVersion: 'v1',
   trackGeneration: false,
   deleteReturnsObject: true,
+  // POST serviceaccounts/{name}/token issues a TokenRequest (served by access control, src/auth).
+  views: [tokenRequestView],
 
   prepareForCreate: (obj) => cleanSecretReferences(obj),
   prepareForUpdate: (obj) => cleanSecretReferences(obj),

@@ -78,6 +78,8 @@ export class TokenIssuer {
 
 /** What a token's bindings are checked against: the current objects, by namespace and name. */
 export interface BindingLookup {
+  /** Brings the lookups up to date before a token's bindings are checked. */
+  prepare?(): Promise<void>;
   serviceAccount(namespace: string, name: string): LiveObject | undefined;
   pod(namespace: string, name: string): LiveObject | undefined;
   secret(namespace: string, name: string): LiveObject | undefined;
@@ -142,6 +144,7 @@ export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuth
         throw new InvalidTokenError('service account token claims could not be validated due to unexpected private claim');
       }
       const ns = priv.namespace;
+      await o.lookup.prepare?.();
       const sa = o.lookup.serviceAccount(ns, priv.serviceaccount.name);
       if (!sa || sa.metadata?.uid !== priv.serviceaccount.uid || sa.metadata?.deletionTimestamp) throw new InvalidTokenError(INVALIDATED);
       const checkBound = (ref: ObjectRef | undefined, live: LiveObject | undefined) => {

@@ -40,7 +40,7 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
   const params = parseQuery(query, info.verb);
   const ctx: RequestContext = { user, version: info.apiVersion, subresource: sub, dryRun: params.dryRun, warnings: [] };
   const tableAllowed = !sub && (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch');
-  const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : [''], { objects: true, watch: info.verb === 'watch' });
+  const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : ['']);
 
   switch (info.verb) {
     case 'get':

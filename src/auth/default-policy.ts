@@ -1,0 +1,95 @@
+// Creates and reconciles the default RBAC roles and bindings through the registry, then aggregates the
+// default aggregated cluster roles once so that admin, edit and view are usable from the first request.
+import type { ApiObject } from '../apis/meta/v1.ts';
+import type { RequestContext } from '../apis/kind.ts';
+import { StatusError } from '../machinery/status.ts';
+import type { ResourceStore } from '../registry/store.ts';
+import { deepEqual } from '../machinery/schema/walk.ts';
+import { clusterRoleBindings, clusterRoles, namespaceRoleBindings, namespaceRoles } from './authz/rbac/bootstrap-policy.ts';
+import { reconcileBinding, reconcileRole, type Reconciled } from './authz/rbac/reconcile.ts';
+import { aggregatedRules } from './authz/rbac/aggregation.ts';
+import { RBAC_GROUP, type ClusterRole, type Role, type RoleBinding } from './authz/rbac/types.ts';
+import type { StoreLookup } from './stores.ts';
+
+const ctx: RequestContext = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+
+async function apply<T extends { metadata: { name?: string; namespace?: string } }>(store: ResourceStore, kind: string, expected: T, reconcile: (existing: T | undefined, expected: T) => Reconciled<T>): Promise<void> {
+  const ns = expected.metadata.namespace ?? '';
+  const name = expected.metadata.name!;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = store.current(ns, name)?.object as T | undefined;
+    const r = reconcile(existing ? structuredClone(existing) : undefined, expected);
+    try {
+      if (r.action === 'none') return;
+      const obj = { apiVersion: `${RBAC_GROUP}/v1`, kind, ...structuredClone(r.object) } as unknown as ApiObject;
+      if (r.action === 'create') {
+        await store.create(ns, obj, { ctx, dryRun: false });
+      } else if (r.action === 'update') {
+        await store.update(ns, () => obj, { ctx, dryRun: false, subresource: '', allowCreate: false, name });
+      } else {
+        await store.delete(ns, name, { ctx, dryRun: false });
+        delete obj.metadata.resourceVersion;
+        delete obj.metadata.uid;
+        await store.create(ns, obj, { ctx, dryRun: false });
+      }
+      return;
+    } catch (err) {
+      // Another server reconciling the same object: look again.
+      if (err instanceof StatusError && (err.code === 409 || err.code === 404) && attempt < 4) {
+        await store.cache.waitFor(store.cache.revision + 1, 200);
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+/** Creates missing default roles and bindings and adds what existing ones lack (autoupdate=false excepted). */
+export async function ensureDefaultPolicy(lookup: StoreLookup): Promise<void> {
+  const roles = lookup(RBAC_GROUP, 'roles');
+  const cRoles = lookup(RBAC_GROUP, 'clusterroles');
+  const bindings = lookup(RBAC_GROUP, 'rolebindings');
+  const cBindings = lookup(RBAC_GROUP, 'clusterrolebindings');
+  if (!roles || !cRoles || !bindings || !cBindings) return;
+  await Promise.all([
+    ...clusterRoles().map((r) => apply<ClusterRole>(cRoles, 'ClusterRole', r, reconcileRole)),
+    ...namespaceRoles().map((r) => apply<Role>(roles, 'Role', r, reconcileRole)),
+  ]);
+  await Promise.all([
+    ...clusterRoleBindings().map((b) => apply<RoleBinding>(cBindings, 'ClusterRoleBinding', b, reconcileBinding)),
+    ...namespaceRoleBindings().map((b) => apply<RoleBinding>(bindings, 'RoleBinding', b, reconcileBinding)),
+  ]);
+  await aggregateAll(cRoles);
+}
+
+/** One pass of the aggregation controller over every aggregated cluster role, to a fixed point. */
+export async function aggregateAll(cRoles: ResourceStore): Promise<void> {
+  for (let round = 0; round < 5; round++) {
+    let written = 0;
+    const all = cRoles.cache.list().map((c) => c.object as ClusterRole);
+    for (const role of all) {
+      if (!role.aggregationRule) continue;
+      const rules = aggregatedRules(role, all);
+      if (deepEqual(rules, role.rules ?? [])) continue;
+      written = Math.max(written, await writeRules(cRoles, role.metadata.name!, rules));
+    }
+    if (!written) return;
+    // Roles aggregated into other aggregated roles (edit into admin) need another round on what was written.
+    await cRoles.cache.waitFor(written, 1000);
+  }
+}
+
+/** Replaces an aggregated role's rules; answers the revision written (0 when the role is gone). */
+export async function writeRules(cRoles: ResourceStore, name: string, rules: unknown[]): Promise<number> {
+  const aggCtx: RequestContext = { ...ctx, user: { username: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller', groups: ['system:masters'] } };
+  try {
+    const r = await cRoles.update('', (current) => {
+      if (!current) throw new StatusError(404, 'NotFound', 'gone');
+      return { ...current, rules };
+    }, { ctx: aggCtx, dryRun: false, subresource: '', allowCreate: false, name });
+    return Number(r.object.metadata.resourceVersion ?? 0);
+  } catch (err) {
+    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    return 0;
+  }
+}
