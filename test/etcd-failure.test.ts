@@ -6,14 +6,8 @@ import assert from 'node:assert/strict';
 import { startEtcdCluster, type EtcdCluster } from './support/etcd-process.ts';
 import { startTestServer, http2Session, type TestServer } from './support/capstan.ts';
 import { EtcdStorage } from '../src/storage/etcd.ts';
+import { until } from './support/until.ts';
 
-async function until(check: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('etcd member failures', () => {
   let etcd: EtcdCluster;

@@ -7,14 +7,8 @@ import { join } from 'node:path';
 import { startEtcd, type EtcdCluster } from './support/etcd-process.ts';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 import { EtcdStorage } from '../src/storage/etcd.ts';
+import { until } from './support/until.ts';
 
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('two servers on one etcd', () => {
   let etcd: EtcdCluster;

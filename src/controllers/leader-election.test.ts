@@ -4,6 +4,7 @@ import { SqliteStorage } from '../storage/sqlite.ts';
 import { ResourceStore } from '../registry/store.ts';
 import { leaseKind } from '../apis/coordination/lease.ts';
 import { startLeaderElection } from './leader-election.ts';
+import { until } from '../../test/support/until.ts';
 
 const ctx = { user: { username: 'test', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
 
@@ -14,13 +15,6 @@ async function leaseStore() {
   return { storage, leases };
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('one of two candidates leads; the other takes over when it releases', async () => {
   const { storage, leases } = await leaseStore();
