@@ -8,6 +8,7 @@ import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, is
 import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { errorWithGoValue, goStringSlice } from '../core/go-format.ts';
+import { inlined } from '../core/schema-helpers.ts';
 
 export const GROUP = 'admissionregistration.svc.io';
 export const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -28,13 +29,13 @@ export const WebhookClientConfig = S.object({
   caBundle: S.bytes({ proto: 2, description: "`caBundle` is a PEM encoded CA bundle which will be used to validate the webhook's server certificate. If unspecified, system trust roots on the apiserver are used." }),
 }, { proto: 2, ref: 'admissionregistration.v1.WebhookClientConfig', description: 'WebhookClientConfig contains the information to make a TLS connection with the webhook' });
 
-// Rule is embedded in RuleWithOperations (inline in JSON, field 2 in protobuf): its fields carry no number.
+// Rule is embedded in RuleWithOperations (inline in JSON, field 2 in protobuf): its fields are numbered in Rule.
 export const RuleWithOperations = S.object({
   operations: S.list(S.string(), { proto: 1, listType: 'atomic', description: "Operations is the operations the admission hook cares about - CREATE, UPDATE, DELETE, CONNECT or * for all of those operations and any future admission operations that are added. If '*' is present, the length of the slice must be one. Required." }),
-  apiGroups: S.list(S.string(), { listType: 'atomic', description: "APIGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required." }),
-  apiVersions: S.list(S.string(), { listType: 'atomic', description: "APIVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required." }),
-  resources: S.list(S.string(), { listType: 'atomic', description: "Resources is a list of resources this rule applies to.\n\nFor example: 'pods' means pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. 'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources and their subresources.\n\nIf wildcard is present, the validation rule will ensure resources do not overlap with each other.\n\nDepending on the enclosing object, subresources might not be allowed. Required." }),
-  scope: S.string({ description: 'scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*" "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".' }),
+  apiGroups: inlined(S.list(S.string(), { proto: 1, listType: 'atomic', description: "APIGroups is the API groups the resources belong to. '*' is all groups. If '*' is present, the length of the slice must be one. Required." }), 2),
+  apiVersions: inlined(S.list(S.string(), { proto: 2, listType: 'atomic', description: "APIVersions is the API versions the resources belong to. '*' is all versions. If '*' is present, the length of the slice must be one. Required." }), 2),
+  resources: inlined(S.list(S.string(), { proto: 3, listType: 'atomic', description: "Resources is a list of resources this rule applies to.\n\nFor example: 'pods' means pods. 'pods/log' means the log subresource of pods. '*' means all resources, but not subresources. 'pods/*' means all subresources of pods. '*/scale' means all scale subresources. '*/*' means all resources and their subresources.\n\nIf wildcard is present, the validation rule will ensure resources do not overlap with each other.\n\nDepending on the enclosing object, subresources might not be allowed. Required." }), 2),
+  scope: inlined(S.string({ proto: 4, description: 'scope specifies the scope of this rule. Valid values are "Cluster", "Namespaced", and "*" "Cluster" means that only cluster-scoped resources will match this rule. Namespace API objects are cluster-scoped. "Namespaced" means that only namespaced resources will match this rule. "*" means that there are no scope restrictions. Subresources match the scope of their parent resource. Default is "*".' }), 2),
 }, { ref: 'admissionregistration.v1.RuleWithOperations', description: 'RuleWithOperations is a tuple of Operations and Resources. It is recommended to make sure that all the tuple expansions are valid.' });
 
 export const MatchCondition = S.object({
