@@ -55,6 +55,9 @@ async function main(): Promise<number> {
   if (!options.keep) onExitCleanup(() => rmSync(ctx.tmpRoot, { recursive: true, force: true }));
   const started = Date.now();
   const machine = machineInfo(REPO_ROOT);
+  if (machine.loadAverageAtStart[0] > machine.cores / 2) {
+    ctx.log(`warning: load average ${machine.loadAverageAtStart[0]} on ${machine.cores} cores: other work is running, the figures will be noisy`);
+  }
   ctx.log(`${options.quick ? 'quick' : 'full'} run on ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}; temp ${ctx.tmpRoot}`);
 
   let failures = 0;

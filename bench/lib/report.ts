@@ -79,6 +79,21 @@ const ROWS: Row[] = [
   { label: '(RSS stored - RSS idle) / JSON size', c: null, unit: 'x', capstan: W.rssPerJson, target: 'rss_100k_vs_json_size' },
 ];
 
+const HOW_TO_READ = [
+  '## How the figures are made',
+  '',
+  '- `npm run bench` (full, under 10 minutes) or `npm run bench -- --quick` (under a minute, the same ratio keys from shorter runs and 10,000 instead of 100,000 stored objects). `--out FILE` writes the JSON (every figure with system, workload, concurrency, median, min, max, unit and its runs; the `ratios`; the machine), `--markdown FILE` this table, `--only TEXT` runs the workloads whose name contains TEXT.',
+  '- Systems: **Capstan** (`node src/cli.ts serve`, fresh data directory, embedded store); **Capstan on etcd** (the same with `--etcd-servers`, its own fresh etcd; skipped with a note when the server refuses the flag); **HTTP floor** (`bench/floor-server.ts`: a bare `node:http2` secure server with HTTP/1.1 allowed and Capstan\'s own serving certificate, answering a fixed ConfigMap to GET and echoing the parsed and re-serialised body to POST/PUT/PATCH); **raw etcd** (Debian `etcd`, fresh data directory, driven by the `etcd3` client with the JSON of the same ConfigMap as value).',
+  '- Client: one load-generating child process for all HTTP systems: autocannon over keep-alive HTTPS/1.1 with the admin client certificate for create, get and patch; a small keep-alive HTTPS client of our own for the update chain (each of 50 connections PUTs its own object with the resourceVersion of the previous answer) and for lists; `node:http2` with 5 connections x 10 streams for the HTTP/2 figures. Every timed run is preceded by an untimed warm-up. Only 2xx answers count; failures are footnoted.',
+  '- Payload: ConfigMaps with about 1 KB of data (8 keys of 110 characters). Creates use `generateName`; gets pick a random name among 10,000 pre-created objects; patches are JSON merge patches that really change a value.',
+  '- Lists: sequential, timed from the request to the last byte of the answer (the paged form follows `continue` tokens with `limit=500`); the raw etcd baseline is `getAll().prefix().strings()` of 10,000 keys.',
+  '- Watch fan-out: 1,000 watches on one namespace, from `resourceVersion` of a fresh list, held by two child processes over 10 HTTP/2 connections; a third process merge-patches 1,000 objects at a target of 1,000 writes/s, stamping `Date.now()` into the annotation `bench/stamp`. Events/s counts the events stamped during the run that arrived before the writer stopped; latency is arrival time minus stamp. Offered load at 1,000 writes/s is 1,000,000 events/s; the note says how many writes/s the writer achieved (it has 64 connections, so a saturated server slows it down).',
+  '- Start-up: spawn of `node src/cli.ts serve` to the first `GET /readyz` 200, three times with an empty data directory and three times with 100,000 ConfigMaps stored (seeded once through the API at concurrency 100). `startServer()`: in a fresh process, from the call to the first 200 from `/readyz`; importing the module is timed apart.',
+  '- Memory: VmRSS of the server process from /proc, 2 s (idle) or 3 s (stored) after ready. `rss_100k_vs_json_size` = (RSS with the objects stored - idle RSS) / the objects\' JSON size as a GET returns them.',
+  '- Ratios: `create_vs_etcd_put`, `update_vs_etcd_put` = Capstan req/s at c=50 / raw etcd puts/s at c=50; `get_vs_etcd_get` = Capstan gets/s / etcd gets/s at c=50; `get_vs_http_floor` = Capstan gets/s / floor GETs/s at c=50; `list10k_time_vs_etcd_range` = Capstan list time / etcd range time (lower is better).',
+  '- Nothing is pinned to a core: servers, etcd and load generators share the machine\'s cores, as they would on a small box. The load average is recorded, because other work on the machine makes every figure noisier.',
+];
+
 export function markdown(report: RunReport, figures: FigureSet): string {
   const m = report.machine;
   const targets = new Map(report.targets.map((t) => [t.key, t]));
@@ -117,5 +132,6 @@ export function markdown(report: RunReport, figures: FigureSet): string {
     lines.push('Notes from the run:');
     for (const n of report.notes) lines.push(`- ${n}`);
   }
+  lines.push('', ...HOW_TO_READ);
   return lines.join('\n') + '\n';
 }

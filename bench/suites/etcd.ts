@@ -85,7 +85,7 @@ async function watchFigure(ctx: Context, endpoint: string): Promise<void> {
       sent.push(w.rate);
       await sleep(500);
     }
-    const f = ctx.figures.add(SYSTEMS.etcd, W.etcdWatch, 50, 'events/s', received, `writers put ${Math.round(sent.sort((a, b) => a - b)[1])}/s (median)`);
+    const f = ctx.figures.add(SYSTEMS.etcd, W.etcdWatch, 50, 'events/s', received, `1 watcher while 50 writers put ${Math.round(sent.sort((a, b) => a - b)[1])}/s (median)`);
     ctx.log(`raw etcd | watch | ${Math.round(f.median)} events/s; writers ${sent.map(Math.round).join(', ')} puts/s`);
     await watcher.call({ kind: 'etcd-close' });
     await writer.call({ kind: 'etcd-close' });
