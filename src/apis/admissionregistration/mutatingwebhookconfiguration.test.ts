@@ -170,3 +170,18 @@ test('update: validated again, generation bumped when webhooks change; stored pr
   assert.equal(changed.metadata.generation, 2);
   assert.deepEqual((await rejection(h.update({ ...made, webhooks: [hook({ timeoutSeconds: 99 })] }))).causes, ['webhooks[0].timeoutSeconds: Invalid value: 99: the timeout value must be between 1 and 30 seconds']);
 });
+
+test('update: problems already stored are tolerated, new ones are not', async () => {
+  // A configuration stored before the rules tightened (unknown review versions, side effects Some).
+  const storedName = 'legacy';
+  const made = await h.create(config([hook()], storedName));
+  const legacy = structuredClone(made);
+  (legacy.webhooks as Hook[])[0].admissionReviewVersions = ['v2'];
+  (legacy.webhooks as Hook[])[0].sideEffects = 'Some';
+  await h.seed(legacy);
+  const relabelled = await h.update({ ...legacy, metadata: { ...legacy.metadata, labels: { a: 'b' } } });
+  assert.equal(relabelled.metadata.labels?.a, 'b');
+  assert.deepEqual((await rejection(h.update({ ...legacy, webhooks: [{ ...(legacy.webhooks as Hook[])[0], sideEffects: 'Sometimes' }] }))).causes, [
+    'webhooks[0].sideEffects: Unsupported value: "Sometimes": supported values: "None", "NoneOnDryRun", "Some", "Unknown"',
+  ]);
+});

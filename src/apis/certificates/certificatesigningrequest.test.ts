@@ -208,3 +208,12 @@ test('table: signer, requestor, requested duration and condition', async () => {
   const noDuration = await h.create(csr(), { user: USER });
   assert.equal(kind.tableColumns![4].cell(noDuration), '<none>');
 });
+
+test('update: problems stored before the rules (legacy signer, unknown usages) are tolerated', async () => {
+  const made = await h.create(csr({}, 'legacy'), { user: USER });
+  const legacy = structuredClone(made);
+  Object.assign(legacy.spec as object, { signerName: 'platform.io/legacy-unknown', usages: ['client auth', 'teleport', 'teleport'] });
+  await h.seed(legacy);
+  const relabelled = await h.update({ ...legacy, metadata: { ...legacy.metadata, labels: { kept: 'yes' } } });
+  assert.equal(relabelled.metadata.labels?.kept, 'yes');
+});

@@ -66,3 +66,11 @@ test('signerName is immutable; the bundle may change', async () => {
     'spec.signerName: Invalid value: "example.com/t": field is immutable',
   ]);
 });
+
+test('update: an unchanged bundle is not parsed again', async () => {
+  const made = await h.create(bundle('kept', { trustBundle: f.caCert }));
+  await h.seed({ ...made, spec: { trustBundle: f.leafCert } });
+  const relabelled = await h.update({ ...made, metadata: { ...made.metadata, labels: { a: 'b' } }, spec: { trustBundle: f.leafCert } });
+  assert.equal(relabelled.metadata.labels?.a, 'b');
+  assert.deepEqual((await rejection(h.update({ ...made, spec: { trustBundle: f.leafCert + f.caCert } }))).causes, ['spec.trustBundle: Invalid value: "<value omitted>": entry 0 does not have the CA bit set']);
+});

@@ -174,3 +174,29 @@ test('status: written through /status; a phase change records its time', async (
   const main = await h.update({ ...same, status: { phase: 'Failed' } });
   assert.equal((main.status as Spec).phase, 'Available');
 });
+
+test('the other sources: their required fields and format rules', async () => {
+  const one = async (source: Record<string, unknown>) => causes(pv(source));
+  assert.deepEqual(await one({ gcePersistentDisk: { partition: 300 } }), ['spec.gcePersistentDisk.pdName: Required value', 'spec.gcePersistentDisk.partition: Invalid value: 300: must be between 1 and 255, inclusive']);
+  assert.deepEqual(await one({ awsElasticBlockStore: {} }), ['spec.awsElasticBlockStore.volumeID: Required value']);
+  assert.deepEqual(await one({ glusterfs: { endpointsNamespace: '' } }), [
+    'spec.glusterfs.endpoints: Required value', 'spec.glusterfs.path: Required value',
+    'spec.glusterfs.endpointsNamespace: Required value: if the endpointnamespace is set, it must be a valid namespace name',
+  ]);
+  assert.deepEqual(await one({ flocker: {} }), ['spec.flocker: Required value: one of datasetName and datasetUUID is required']);
+  assert.deepEqual(await one({ flocker: { datasetName: 'a', datasetUUID: 'b' } }), ['spec.flocker: Invalid value: "resource": datasetName and datasetUUID can not be specified simultaneously']);
+  assert.deepEqual(await one({ rbd: {} }), ['spec.rbd.monitors: Required value', 'spec.rbd.image: Required value']);
+  assert.deepEqual(await one({ cephfs: {} }), ['spec.cephfs.monitors: Required value']);
+  assert.deepEqual(await one({ cinder: { volumeID: 'v', secretRef: {} } }), ['spec.cinder.secretRef.name: Required value', 'spec.cinder.secretRef.namespace: Required value']);
+  assert.deepEqual(await one({ azureFile: {} }), ['spec.azureFile.secretName: Required value', 'spec.azureFile.shareName: Required value']);
+  assert.deepEqual(await one({ azureDisk: { diskName: 'd', diskURI: 'd', kind: 'Managed', cachingMode: 'Always' } }), [
+    'spec.azureDisk.cachingMode: Unsupported value: "Always": supported values: "None", "ReadOnly", "ReadWrite"',
+    'spec.azureDisk.diskURI: Unsupported value: "d": supported values: "/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"',
+  ]);
+  assert.deepEqual(await one({ vsphereVolume: {} }), ['spec.vsphereVolume.volumePath: Required value']);
+  assert.deepEqual(await one({ photonPersistentDisk: {} }), ['spec.photonPersistentDisk.pdID: Required value']);
+  assert.deepEqual(await one({ portworxVolume: {} }), ['spec.portworxVolume.volumeID: Required value']);
+  assert.deepEqual(await one({ quobyte: {} }), ['spec.quobyte.registry: Required value', 'spec.quobyte.volume: Required value']);
+  assert.deepEqual(await one({ scaleIO: { secretRef: { name: 's' } } }), ['spec.scaleIO.gateway: Required value', 'spec.scaleIO.system: Required value', 'spec.scaleIO.volumeName: Required value']);
+  assert.deepEqual(await one({ storageos: {} }), ['spec.storageos.volumeName: Required value']);
+});
