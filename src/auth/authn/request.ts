@@ -54,7 +54,7 @@ export class RequestAuthenticator {
   async authenticate(req: RequestLike): Promise<UserInfo> {
     const errors: string[] = [];
     const cert = this.certificate(req);
-    if (cert && 'user' in cert) return withAuthenticatedGroup({ ...cert.user, groups: [...cert.user.groups] });
+    if (cert && 'user' in cert) return cert.user;
     if (cert && 'error' in cert) errors.push(cert.error);
     const token = bearerToken(req.headers.authorization);
     if (token !== undefined) {
@@ -109,7 +109,9 @@ export class RequestAuthenticator {
     const connection = (req.stream?.session ?? req.socket) as object | undefined;
     if (!connection) return undefined;
     if (this.byConnection.has(connection)) return this.byConnection.get(connection);
-    const result = certificateUser(req.socket as TLSSocket);
+    let result = certificateUser(req.socket as TLSSocket);
+    // The connection's user is built once, with the group every authenticated user has.
+    if (result && 'user' in result) result = { user: withAuthenticatedGroup(result.user) };
     this.byConnection.set(connection, result);
     return result;
   }
