@@ -177,6 +177,23 @@ describe('authentication', () => {
     assertUnauthorized(await requestAs(s, { token: unbound }, 'GET', '/healthz'));
   });
 
+  test('a token bound to a Pod names the pod and stops working when the pod is deleted', async (t) => {
+    if ((await requestAs(s, admin(s), 'GET', '/api/v1/namespaces/team/pods')).status !== 200) return t.skip('pods are not served by this build');
+    await s.kubectl(['create', 'serviceaccount', 'runner', '-n', 'team']);
+    const pod = await requestAs(s, admin(s), 'POST', '/api/v1/namespaces/team/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'worker' }, spec: { serviceAccountName: 'runner', containers: [{ name: 'c', image: 'busybox' }] },
+    });
+    assert.equal(pod.status, 201, pod.body);
+    const issued = await requestAs(s, admin(s), 'POST', '/api/v1/namespaces/team/serviceaccounts/runner/token', { spec: { boundObjectRef: { kind: 'Pod', apiVersion: 'v1', name: 'worker' } } });
+    assert.equal(issued.status, 201, issued.body);
+    const token = issued.json().status.token;
+    const me = await whoami(s, { token });
+    assert.deepEqual(me.user.extra['authentication.platform.io/pod-name'], ['worker']);
+    assert.deepEqual(me.user.extra['authentication.platform.io/pod-uid'], [pod.json().metadata.uid]);
+    assert.equal((await requestAs(s, admin(s), 'DELETE', '/api/v1/namespaces/team/pods/worker?gracePeriodSeconds=0')).status, 200);
+    assertUnauthorized(await requestAs(s, { token }, 'GET', '/healthz'));
+  });
+
   test('bootstrap tokens: the secret, its usage, expiry and extra groups decide', async () => {
     const secret = (id: string, data: Record<string, string>) => ({
       apiVersion: 'v1', kind: 'Secret', metadata: { name: `bootstrap-token-${id}`, namespace: 'kube-system' },

@@ -32,9 +32,10 @@ async function startWebhook(): Promise<Webhook> {
     req.on('end', () => {
       const review = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       hook.reviews.push(review);
-      const status = hook.decide(review);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(status === 'garbage' ? '{"status": "not an object"' : JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status }));
+      void Promise.resolve(hook.decide(review)).then((status) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(status === 'garbage' ? '{"status": "not an object"' : JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status }));
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -170,6 +171,14 @@ describe('authorization configuration file', () => {
     try {
       assert.equal((await requestAs(s, bob, 'GET', '/apis')).status, 403);
     } finally { await s.stop(); }
+    // A webhook that never answers: the timeout ends the call, and the failure policy decides.
+    const silent = await startWebhook();
+    silent.decide = () => new Promise(() => {}) as unknown as object;
+    const slow = await tempFile('authz.yaml', config([webhookEntry(silent, { failurePolicy: 'Deny', timeout: '1s' }), { type: 'RBAC', name: 'rbac' }]));
+    s = await startTestServer({ access: { configFile: slow, tokenAuthFile: await tempFile('t.csv', TOKENS) } });
+    try {
+      assert.equal((await requestAs(s, bob, 'GET', '/apis')).status, 403);
+    } finally { await s.stop(); await silent.close(); }
     const garbage = await startWebhook();
     garbage.decide = () => 'garbage';
     const malformed = await tempFile('authz.yaml', config([webhookEntry(garbage, { failurePolicy: 'Deny' }), { type: 'RBAC', name: 'rbac' }]));
