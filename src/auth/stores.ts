@@ -24,7 +24,13 @@ export class CacheFreshness {
   async catchUp(stores: readonly (ResourceStore | undefined)[]): Promise<void> {
     const present = stores.filter((s): s is ResourceStore => !!s);
     if (!present.length) return;
-    const rev = await this.storage.currentRevision();
+    let rev: number;
+    try {
+      rev = await this.storage.currentRevision();
+    } catch {
+      // Storage unreachable: decide on what the caches hold, as Kubernetes' informers would.
+      return;
+    }
     await Promise.all(present.map((s) => (s.cache.revision >= rev ? true : s.cache.waitFor(rev, CATCH_UP_MS))));
   }
 }
