@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FeatureGates, FeatureGateError, FEATURES_1_32 } from './feature-gates.ts';
+import { parseServeFlags } from './flags.ts';
+import { serverOptionsFromFlags } from './serve-options.ts';
 
 test('defaults follow the stage: alpha off, beta on (unless marked off), GA on', () => {
   const g = new FeatureGates();
@@ -47,7 +49,7 @@ test('unknown and removed gates are refused, and nothing of a refused call appli
   const g = new FeatureGates();
   assert.throws(() => g.set({ CBORServingAndStorage: true, NoSuchGate: true }), { message: 'unrecognized feature gate: NoSuchGate' });
   assert.equal(g.enabled('CBORServingAndStorage'), false);
-  assert.throws(() => g.set({ ServerSideApply: true }), /^unrecognized feature gate: ServerSideApply \(the feature is GA and its gate has been removed/);
+  assert.throws(() => g.set({ ServerSideApply: true }), { message: /^unrecognized feature gate: ServerSideApply \(the feature is GA and its gate has been removed/ });
   assert.throws(() => g.set({ Bogus: true, ServerSideApply: false, WatchBookmark: false }), (err: Error) => {
     assert.equal(err.message.split('\n').length, 3);
     return true;
@@ -70,4 +72,14 @@ test('describe lists the settable gates with stage and default', () => {
   assert.ok(lines.includes('CBORServingAndStorage=true|false (ALPHA - default=false)'));
   assert.ok(lines.includes('APIResponseCompression=true|false (BETA - default=true)'));
   assert.ok(!lines.some((l) => l.startsWith('RetryGenerateName=')));
+});
+
+test('--feature-gates reaches the server options; a refused gate fails before start with the flag named', async () => {
+  const ok = parseServeFlags(['--feature-gates=CBORServingAndStorage=true,APIResponseCompression=false']);
+  const opts = await serverOptionsFromFlags(ok.options, ok.changed);
+  assert.deepEqual(opts.featureGates, { CBORServingAndStorage: true, APIResponseCompression: false });
+  const bad = parseServeFlags(['--feature-gates=RetryGenerateName=false']);
+  await assert.rejects(serverOptionsFromFlags(bad.options, bad.changed), { message: 'invalid argument "RetryGenerateName=false" for "--feature-gates" flag: cannot set feature gate RetryGenerateName to false, feature is locked to true' });
+  const unknown = parseServeFlags(['--feature-gates', 'NoSuchGate=true']);
+  await assert.rejects(serverOptionsFromFlags(unknown.options, unknown.changed), { message: 'invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate' });
 });

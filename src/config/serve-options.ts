@@ -5,15 +5,21 @@ import type { ServeOptions } from './flags.ts';
 import type { ServerOptions } from '../server/server.ts';
 import type { AccessControlOptions } from '../auth/access-control.ts';
 import { EtcdStorage } from '../storage/etcd.ts';
+import { FeatureGates } from './feature-gates.ts';
 
 const NOT_YET: Record<string, string> = {
-  'feature-gates': 'feature gates',
   'log-level': 'log levels',
 };
 
 export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<string>): Promise<ServerOptions> {
   for (const name of changed) {
     if (NOT_YET[name]) throw new Error(`--${name}: ${NOT_YET[name]} are not supported by this version of capstan yet`);
+  }
+  try {
+    new FeatureGates().set(o.featureGates);
+  } catch (err) {
+    const given = Object.entries(o.featureGates).map(([k, v]) => `${k}=${v}`).join(',');
+    throw new Error(`invalid argument ${JSON.stringify(given)} for "--feature-gates" flag: ${(err as Error).message}`);
   }
   const opts: ServerOptions = {
     dataDir: o.dataDir,
@@ -24,6 +30,7 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     clientCaFile: o.clientCaFile,
     watchHistoryRetentionMs: o.watchHistoryRetention,
     runtimeConfig: o.runtimeConfig,
+    featureGates: o.featureGates,
     shutdownTimeoutMs: o.shutdownTimeout,
     access: accessOptions(o, changed),
     controllers: o.controllers,

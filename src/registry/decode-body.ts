@@ -14,6 +14,8 @@ import {
   cannotHandleMessage, strictDecodingDetail, strictDecodingErrors, strictDecodingFailure, strictDecodingWarnings, unrecognizedObjectMessage,
 } from '../machinery/schema/decode-errors.ts';
 import { patchedObjectInvalid } from '../machinery/patch/patch-errors.ts';
+import { decodeBinaryBody } from '../server/codecs/body.ts';
+import { bodyMediaTypes } from '../server/codecs/media-types.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
@@ -52,9 +54,9 @@ function unrecognized(expectedKind: string, detail: string, body: Buffer | strin
 /**
  * Parses JSON or YAML into plain data, reporting duplicate keys. A body that is not valid JSON is
  * Kubernetes' 400 `the object provided is unrecognized (must be of type X): couldn't get version/kind;
- * json parse error: ...`; an unknown media type is a 415.
+ * json parse error: ...`. Protobuf and CBOR bodies are read by the binary codecs; an unknown media type is a 415.
  */
-export function parseBody(body: Buffer, mediaType: string, expectedKind: string, mediaTypes: string[] = BODY_MEDIA_TYPES): ParsedBody {
+export function parseBody(body: Buffer, mediaType: string, expectedKind: string, mediaTypes: string[] = bodyMediaTypes()): ParsedBody {
   const text = body.toString('utf8');
   if (mediaType === 'application/json' || mediaType === '') {
     try {
@@ -73,6 +75,8 @@ export function parseBody(body: Buffer, mediaType: string, expectedKind: string,
       throw unrecognized(expectedKind, `error converting YAML to JSON: ${(err as Error).message}`, body);
     }
   }
+  const binary = decodeBinaryBody(body, mediaType, { kind: expectedKind });
+  if (binary) return { value: binary.value, duplicates: [] };
   throw status.unsupportedMediaType('', mediaTypes);
 }
 

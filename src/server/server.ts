@@ -20,6 +20,7 @@ import { bootstrapTokenControllers, controllerEnabled } from '../controllers/boo
 import { startNamespaceController } from '../controllers/namespace.ts';
 import { startControllerManager } from '../controllers/manager.ts';
 import { StatusError } from '../machinery/status.ts';
+import { featureGates } from '../config/feature-gates.ts';
 
 export interface ServerOptions {
   /** Where the database, PKI and kubeconfig live (default `./.capstan`). */
@@ -44,6 +45,8 @@ export interface ServerOptions {
   leaderElection?: { leaseDurationSeconds?: number; retryPeriodMs?: number };
   /** Where log lines go; silent by default when embedded. */
   log?: (line: string) => void;
+  /** `--feature-gates`: gate name to on/off, under Kubernetes v1.32's lifecycle rules (config/feature-gates.ts). */
+  featureGates?: Record<string, boolean>;
   /** How many recent events each watch cache keeps (tests shrink it to exercise resumes from storage history). */
   watchCacheEventWindow?: number;
   /** Authentication and authorization: tokens, service account keys, anonymous access, authorization modes
@@ -67,6 +70,8 @@ export interface RunningServer {
 
 export async function startServer(opts: ServerOptions = {}): Promise<RunningServer> {
   const log = opts.log ?? (() => {});
+  // The gates are the process's: every part of the server asks the one registry.
+  for (const warning of featureGates.reset(opts.featureGates ?? {})) log(warning);
   const temporary = opts.inMemory && !opts.dataDir;
   const dataDir = temporary ? await mkdtemp(join(tmpdir(), 'capstan-')) : resolve(opts.dataDir ?? '.capstan');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });

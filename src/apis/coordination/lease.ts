@@ -8,14 +8,19 @@ import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError, invalid, forbidden, notSupported } from '../../machinery/field-errors.ts';
 import { isQualifiedName } from '../../machinery/validation/strings.ts';
 import { withProto } from '../core/schema-helpers.ts';
+import { featureGates } from '../../config/feature-gates.ts';
 
 export const GROUP = 'coordination.svc.io';
 
 /**
- * Feature gates this kind obeys. CoordinatedLeaderElection is alpha in v1.32 and so off: without it
- * `strategy` and `preferredHolder` are dropped on write unless the stored lease already had them.
+ * Feature gates this kind obeys, read from the server's gate registry. CoordinatedLeaderElection is alpha in
+ * v1.32 and so off: without it `strategy` and `preferredHolder` are dropped on write unless the stored lease
+ * already had them.
  */
-export const leaseFeatureGates = { CoordinatedLeaderElection: false };
+export const leaseFeatureGates = {
+  get CoordinatedLeaderElection(): boolean { return featureGates.enabled('CoordinatedLeaderElection'); },
+  set CoordinatedLeaderElection(on: boolean) { featureGates.set({ CoordinatedLeaderElection: on }); },
+};
 
 export const LEASE_STRATEGIES = ['OldestEmulationVersion'] as const;
 

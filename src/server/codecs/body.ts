@@ -13,7 +13,7 @@ import { compileSchema } from './schema-nodes.ts';
 /** The type the URL expects the body to be (its schema decodes a body whose envelope names no known type). */
 export interface ExpectedType {
   kind: string;
-  schema: TSchema;
+  schema?: TSchema;
 }
 
 /** Whether `mediaType` is a binary body type this server reads right now. */
@@ -38,9 +38,13 @@ function decodeProtobufBody(body: Uint8Array, expected: ExpectedType | undefined
   } catch (err) {
     throw unrecognized(err, body, expected);
   }
+  const typed: Record<string, unknown> = {};
+  if (unk.apiVersion) typed.apiVersion = unk.apiVersion;
+  if (unk.kind) typed.kind = unk.kind;
   const schema = builtInTypes().schemaFor(unk.apiVersion, unk.kind) ?? expected?.schema;
+  // A type this server does not know: its apiVersion and kind alone let the caller refuse it in its words.
+  if (!schema) return typed;
   const version = unk.apiVersion.includes('/') ? unk.apiVersion.slice(unk.apiVersion.indexOf('/') + 1) : unk.apiVersion;
-  if (!schema) throw status.badRequest(`no kind ${JSON.stringify(unk.kind)} is registered for version ${JSON.stringify(unk.apiVersion)} in scheme`);
   if (unk.contentEncoding) throw status.badRequest(cannotHandleMessage(unk.kind, version, `unsupported content encoding ${JSON.stringify(unk.contentEncoding)}`, expected?.kind ?? unk.kind));
   let value: Record<string, unknown>;
   try {
@@ -48,9 +52,6 @@ function decodeProtobufBody(body: Uint8Array, expected: ExpectedType | undefined
   } catch (err) {
     throw status.badRequest(cannotHandleMessage(unk.kind, version, readError(err).message, expected?.kind ?? unk.kind));
   }
-  const typed: Record<string, unknown> = {};
-  if (unk.apiVersion) typed.apiVersion = unk.apiVersion;
-  if (unk.kind) typed.kind = unk.kind;
   return Object.assign(typed, value);
 }
 

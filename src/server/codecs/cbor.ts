@@ -333,7 +333,8 @@ function read(input: Input): CborValue | typeof BREAK {
         raw = Uint8Array.from(Buffer.concat(chunks));
       } else {
         const n = length(input, arg);
-        raw = input.bytes.slice(input.pos, input.pos + n);
+        // A copy, as a plain Uint8Array even when the input is a Buffer.
+        raw = new Uint8Array(input.bytes.subarray(input.pos, input.pos + n));
         input.pos += n;
       }
       if (major === 2) return raw;

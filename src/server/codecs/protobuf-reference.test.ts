@@ -86,6 +86,10 @@ message Status {
 
 message ExtraValue { repeated string items = 1; }
 message UserInfo { optional string username = 1; optional string uid = 2; repeated string groups = 3; map<string, ExtraValue> extra = 4; }
+message Rule { repeated string apiGroups = 1; repeated string apiVersions = 2; repeated string resources = 3; optional string scope = 4; }
+message RuleWithOperations { repeated string operations = 1; optional Rule rule = 2; }
+message LocalObjectReference { optional string name = 1; }
+message ConfigMapVolumeSource { optional LocalObjectReference localObjectReference = 1; optional int32 defaultMode = 3; optional bool optional = 4; }
 message Scalars { optional IntOrString port = 1; optional IntOrString target = 2; optional int32 offset = 3; optional double ratio = 4; optional int64 big = 5; }
 `;
 
@@ -308,4 +312,27 @@ test('malformed bodies are refused with apimachinery texts', () => {
   const wrongWire = referenceEnvelope('v1', 'ConfigMap', Uint8Array.of(0x08, 0x01));
   assert.throws(() => decodeProtobufObject(wrongWire), { message: 'proto: wrong wireType = 0 for field metadata' });
   assert.throws(() => decodeProtobufObject(referenceEnvelope('v9', 'Nope', new Uint8Array())), { message: 'no kind "Nope" is registered for version "v9"' });
+});
+
+test('structs Go inlines in JSON travel nested (x-proto-embedded): a webhook rule, a volume source reference', () => {
+  const embedded = <T extends object>(schema: T, outer: number | number[]): T => ({ ...schema, 'x-proto-embedded': outer });
+  const rule = S.object({
+    operations: S.list(S.string(), { proto: 1 }),
+    apiGroups: embedded(S.list(S.string(), { proto: 1 }), 2),
+    apiVersions: embedded(S.list(S.string(), { proto: 2 }), 2),
+    resources: embedded(S.list(S.string(), { proto: 3 }), 2),
+    scope: embedded(S.string({ proto: 4 }), 2),
+  });
+  const value = { operations: ['CREATE', 'UPDATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'], scope: 'Namespaced' };
+  const expected = reference('RuleWithOperations', { operations: ['CREATE', 'UPDATE'], rule: { apiGroups: [''], apiVersions: ['v1'], resources: ['pods', 'pods/status'], scope: 'Namespaced' } });
+  assertSameBytes(encodeMessage(value, rule), expected, 'RuleWithOperations');
+  assert.deepEqual(decodeMessage(expected, rule), value);
+  // Nothing of the inlined struct set: it is left out (a reader sees the same zero struct).
+  assert.deepEqual(decodeMessage(encodeMessage({ operations: ['*'] }, rule), rule), { operations: ['*'] });
+
+  const source = S.object({ name: embedded(S.string({ proto: 1 }), 1), defaultMode: S.int32({ proto: 3 }), optional: S.bool({ proto: 4 }) });
+  const cmVolume = { name: 'settings', defaultMode: 420, optional: false };
+  const cmExpected = reference('ConfigMapVolumeSource', { localObjectReference: { name: 'settings' }, defaultMode: 420, optional: false });
+  assertSameBytes(encodeMessage(cmVolume, source), cmExpected, 'ConfigMapVolumeSource');
+  assert.deepEqual(decodeMessage(cmExpected, source), cmVolume);
 });

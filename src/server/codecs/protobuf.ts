@@ -44,10 +44,22 @@ export function readError(err: unknown): ProtobufError {
 function writeMessage(w: BinaryWriter, node: SchemaNode, value: Record<string, unknown>): void {
   for (const f of node.fields) {
     if (f.number === undefined) break; // numbered fields sort first
+    if (f.embedded) {
+      // Properties Go inlines travel in their own message, written when any of them is set.
+      if (!hasAny(f.node, value)) continue;
+      w.tag(f.number, WireType.LengthDelimited).fork();
+      writeMessage(w, f.node, value);
+      w.join();
+      continue;
+    }
     const v = value[f.name];
     if (v === undefined || v === null) continue;
     writeField(w, f.number, f.node, v, f.name);
   }
+}
+
+function hasAny(node: SchemaNode, value: Record<string, unknown>): boolean {
+  return node.fields.some((f) => (f.embedded ? hasAny(f.node, value) : value[f.name] !== undefined && value[f.name] !== null));
 }
 
 function writeField(w: BinaryWriter, no: number, node: SchemaNode, v: unknown, name: string): void {
@@ -226,6 +238,11 @@ const ZERO_IS_UNSET: Record<string, string[]> = { 'meta.v1.ObjectMeta': ['genera
 
 function readField(r: BinaryReader, wt: WireType, f: Field, out: Record<string, unknown>): void {
   const node = f.node;
+  if (f.embedded) {
+    expectWire(wt, WireType.LengthDelimited, f.name);
+    Object.assign(out, readMessage(r.bytes(), node));
+    return;
+  }
   if (node.kind === 'array') {
     const list = (out[f.name] ??= []) as unknown[];
     const item = node.item!;

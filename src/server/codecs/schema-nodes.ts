@@ -15,13 +15,20 @@ export interface Field {
   /** Protobuf field number; undefined when the schema does not give one (the field cannot travel as protobuf). */
   number: number | undefined;
   node: SchemaNode;
+  /**
+   * A struct Go inlines into its parent's JSON (a Volume's VolumeSource, a webhook rule's Rule) but nests in
+   * protobuf, at this field's number: its message (`node`) holds properties of the parent object itself.
+   */
+  embedded?: boolean;
 }
 
 export interface SchemaNode {
   kind: NodeKind;
   /** message: declared properties, in protobuf field-number order (those without a number last). */
   fields: Field[];
+  /** Properties by JSON name, those of embedded structs included. */
   byName: Map<string, Field>;
+  /** Fields on the wire by number (an embedded struct is one field). */
   byNumber: Map<number, Field>;
   /** array items, map values. */
   item: SchemaNode | undefined;
@@ -42,14 +49,14 @@ export function compileSchema(schema: TSchema, scope: RefScope = EMPTY_SCOPE): S
   cache.set(resolved, node);
   const inner = scopeOf(resolved, scope);
   if (node.kind === 'message') {
-    for (const [name, child] of Object.entries(s.properties ?? {})) {
-      const number = (child as { 'x-proto'?: number })['x-proto'];
-      const field: Field = { name, number, node: compileSchema(child, inner) };
-      node.fields.push(field);
-      node.byName.set(name, field);
-      if (number !== undefined) node.byNumber.set(number, field);
-    }
-    node.fields.sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity));
+    const props = Object.entries(s.properties ?? {}).map(([name, child]) => {
+      const annotated = child as { 'x-proto'?: number; 'x-proto-embedded'?: number | number[] };
+      const embedded = annotated['x-proto-embedded'];
+      const path = embedded === undefined ? [] : Array.isArray(embedded) ? embedded : [embedded];
+      return { path, field: { name, number: annotated['x-proto'], node: compileSchema(child, inner) } as Field };
+    });
+    addFields(node, props);
+    for (const { field } of props) node.byName.set(field.name, field);
   } else if (node.kind === 'array') {
     const items = itemSchema(resolved);
     node.item = items ? compileSchema(items, inner) : RAW;
@@ -57,6 +64,33 @@ export function compileSchema(schema: TSchema, scope: RefScope = EMPTY_SCOPE): S
     node.item = compileSchema(mapValueSchema(resolved)!, inner);
   }
   return node;
+}
+
+/**
+ * Adds properties to a message node: those with an empty path directly, the others grouped by the first
+ * number of their path (`x-proto-embedded`, outermost first) into embedded messages.
+ */
+function addFields(node: SchemaNode, props: { path: number[]; field: Field }[]): void {
+  const groups = new Map<number, { path: number[]; field: Field }[]>();
+  for (const p of props) {
+    if (p.path.length === 0) {
+      node.fields.push(p.field);
+      if (p.field.number !== undefined) node.byNumber.set(p.field.number, p.field);
+      continue;
+    }
+    const list = groups.get(p.path[0]) ?? [];
+    list.push({ path: p.path.slice(1), field: p.field });
+    groups.set(p.path[0], list);
+  }
+  for (const [number, members] of groups) {
+    const message: SchemaNode = { kind: 'message', fields: [], byName: new Map(), byNumber: new Map(), item: undefined, ref: undefined };
+    addFields(message, members);
+    for (const m of members) message.byName.set(m.field.name, m.field);
+    const field: Field = { name: `(embedded ${number})`, number, node: message, embedded: true };
+    node.fields.push(field);
+    node.byNumber.set(number, field);
+  }
+  node.fields.sort((a, b) => (a.number ?? Infinity) - (b.number ?? Infinity));
 }
 
 const RAW: SchemaNode = { kind: 'raw', fields: [], byName: new Map(), byNumber: new Map(), item: undefined, ref: undefined };
@@ -97,6 +131,8 @@ export function missingProtoNumbers(schema: TSchema): string[] {
     seen.add(node);
     if (node.kind === 'message') {
       for (const f of node.fields) {
+        // An embedded struct's properties are the parent's own in JSON.
+        if (f.embedded) { walk(f.node, path); continue; }
         const p = path ? `${path}.${f.name}` : f.name;
         if (f.number === undefined && !TYPE_META_FIELDS.has(f.name)) out.push(p);
         walk(f.node, p);

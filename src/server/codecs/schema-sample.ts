@@ -36,7 +36,8 @@ export function sampleObject(schema: TSchema, typeMeta: { apiVersion: string; ki
     const out: Record<string, unknown> = {};
     for (const f of node.fields) {
       if (f.number === undefined) continue;
-      out[f.name] = value(f.node, f.name, depth + 1);
+      if (f.embedded) Object.assign(out, message(f.node, depth));
+      else out[f.name] = value(f.node, f.name, depth + 1);
     }
     onPath.delete(node);
     return out;

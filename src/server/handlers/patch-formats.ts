@@ -4,6 +4,8 @@
 import { decodeJsonPatch, applyJsonPatch } from '../../machinery/patch/json-patch.ts';
 import { decodeMergePatch, applyMergePatch } from '../../machinery/patch/merge-patch.ts';
 import type { FieldValidation } from '../params.ts';
+import { decodeBinaryBody } from '../codecs/body.ts';
+import { APPLY_PATCH_CBOR_TYPE, APPLY_PATCH_YAML_TYPE, cborEnabled } from '../codecs/media-types.ts';
 
 export interface DecodedPatch {
   /** Strict decoding errors of the patch itself, added to those of the patched object. */
@@ -36,5 +38,19 @@ export const PATCH_FORMATS: Record<string, PatchFormat> = {
 
 /** The media types PATCH accepts, as the 415 lists them. */
 export function patchMediaTypes(): string[] {
-  return Object.keys(PATCH_FORMATS);
+  const types = Object.keys(PATCH_FORMATS);
+  return patchFormatFor(APPLY_PATCH_CBOR_TYPE) ? [...types, APPLY_PATCH_CBOR_TYPE] : types;
+}
+
+/** The format of a PATCH Content-Type. `application/apply-patch+cbor` (CBOR gate on) is apply with a CBOR body. */
+export function patchFormatFor(mediaType: string): PatchFormat | undefined {
+  if (mediaType === APPLY_PATCH_CBOR_TYPE) return cborEnabled() ? PATCH_FORMATS[APPLY_PATCH_YAML_TYPE] : undefined;
+  return PATCH_FORMATS[mediaType];
+}
+
+/** The patch body as the formats read it: a CBOR apply body is transcoded to JSON text (which YAML reads). */
+export function patchBodyText(body: Buffer, mediaType: string): string {
+  if (mediaType !== APPLY_PATCH_CBOR_TYPE) return body.toString('utf8');
+  const decoded = decodeBinaryBody(body, mediaType);
+  return JSON.stringify(decoded?.value ?? null);
 }

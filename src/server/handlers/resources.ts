@@ -17,7 +17,7 @@ import { toTable, partialMetadata } from './table.ts';
 import { serveWatch } from './watch.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
 import { deleteOptionsOf } from './delete-options.ts';
-import { PATCH_FORMATS, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
+import { patchFormatFor, patchBodyText, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
 
 export interface ResourceHandlerDeps {
   surface: ApiSurface;
@@ -40,7 +40,7 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
   const params = parseQuery(query, info.verb);
   const ctx: RequestContext = { user, version: info.apiVersion, subresource: sub, dryRun: params.dryRun, warnings: [] };
   const tableAllowed = !sub && (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch');
-  const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : ['']);
+  const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : [''], { objects: true, watch: info.verb === 'watch' });
 
   switch (info.verb) {
     case 'get':
@@ -197,7 +197,8 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
 }
 
 async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
-  const format = PATCH_FORMATS[contentTypeOf(req.headers['content-type'])];
+  const patchType = contentTypeOf(req.headers['content-type']);
+  const format = patchFormatFor(patchType);
   if (!format) throw status.unsupportedMediaType('', patchMediaTypes());
   const sub = ctx.subresource;
   const view = viewOf(served, sub);
@@ -208,7 +209,7 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
   // reads it only then.
   let patch: DecodedPatch | undefined;
   let patchError: unknown;
-  try { patch = format.decode(body.toString('utf8'), params.fieldValidation); } catch (err) { patchError = err; }
+  try { patch = format.decode(patchBodyText(body, patchType), params.fieldValidation); } catch (err) { patchError = err; }
   const result = await served.store.update(namespace, async (current) => {
     if (!current) throw status.notFound(served.store.gr, name);
     if (!patch) throw patchError;

@@ -13,6 +13,7 @@ import type { QueryParams } from '../params.ts';
 import type { Request, Response } from '../respond.ts';
 import type { ResourceHandlerDeps } from './resources.ts';
 import { toTable, partialMetadata } from './table.ts';
+import { watchFramer } from '../codecs/watch-frames.ts';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 /** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
@@ -27,6 +28,7 @@ const STREAM_MEDIA_TYPES = ['application/json'];
 
 export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, negotiated: Representation): Promise<void> {
   const rep = streamRepresentation(req.headers.accept, negotiated);
+  const framer = watchFramer(rep);
   const prepared = prepareWatch(served.store, deps.storage, namespace, params, name);
   const apiVersion = apiVersionOf(served.def.group, served.version.name);
   const out = res as ServerResponse;
@@ -41,7 +43,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
 
   const writeHeader = () => {
     headerWritten = true;
-    out.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache, private' });
+    out.writeHead(200, { 'content-type': framer.contentType, 'cache-control': 'no-cache, private' });
     (res as { flushHeaders?: () => void }).flushHeaders?.();
   };
   const finish = () => {
@@ -64,7 +66,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     deps.watchRegistry.delete(finish);
     res.destroy();
   };
-  const write = (frame: string) => {
+  const write = (frame: string | Uint8Array) => {
     if (ended) return;
     if (!headerWritten) writeHeader();
     out.write(frame);
@@ -82,14 +84,14 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     if (rep.as === 'PartialObjectMetadata') return partialMetadata(obj, rep);
     return obj;
   };
-  const frame = (type: string, object: unknown) => JSON.stringify({ type, object }) + '\n';
-  const eventFrame = (type: WatchEventType, obj: CachedObject): string => {
+  const frame = (type: string, object: unknown) => framer.frame(type, object);
+  const eventFrame = (type: WatchEventType, obj: CachedObject): string | Uint8Array => {
     // Fast path: the stored version as the cache encoded it, written as is.
-    if (!served.version.fromStorage && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return `{"type":"${type}","object":${obj.json}}\n`;
+    if (framer.json && !served.version.fromStorage && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return `{"type":"${type}","object":${obj.json}}\n`;
     const versioned = served.version.fromStorage ? served.version.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
     return frame(type, eventObject(versioned));
   };
-  const bookmarkFrame = (rv: number, initialEventsEnd: boolean): string => {
+  const bookmarkFrame = (rv: number, initialEventsEnd: boolean): string | Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
     if (initialEventsEnd) metadata.annotations = { 'svc.io/initial-events-end': 'true' };
     return frame('BOOKMARK', eventObject({ kind: served.def.kind, apiVersion, metadata } as ApiObject));
@@ -135,9 +137,9 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   }
 }
 
-/** Watches stream JSON only (no YAML stream framing, as in Kubernetes): another acceptable type, or 406. */
+/** Watches stream JSON, protobuf or CBOR, never YAML (no YAML stream framing, as in Kubernetes): another acceptable type, or 406. */
 function streamRepresentation(accept: string | undefined, rep: Representation): Representation {
-  if (rep.mediaType === 'application/json') return rep;
+  if (rep.mediaType !== 'application/yaml') return rep;
   for (const m of parseAccept(accept)) {
     const full = `${m.type}/${m.subtype}`;
     if ((full === 'application/json' || full === 'application/*' || full === '*/*') && !m.params.as) return { mediaType: 'application/json', as: '', group: '', version: '' };
