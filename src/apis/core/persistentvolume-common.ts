@@ -4,12 +4,16 @@ import { S } from '../meta/schema.ts';
 import { type FieldError, invalid, required, forbidden, notSupported, index, child } from '../../machinery/field-errors.ts';
 import { isValidLabelValue, nameIsDNSSubdomain } from '../../machinery/validation/strings.ts';
 import { validateLabelName } from '../../machinery/validation/objectmeta.ts';
+import { featureGates } from '../../config/feature-gates.ts';
 
 /**
- * Storage feature gates these kinds obey, at their v1.32 defaults. VolumeAttributesClass is beta and off:
- * `volumeAttributesClassName` is dropped on write unless the stored object already has it, and may not change.
+ * Storage feature gates these kinds obey (from --feature-gates). VolumeAttributesClass is beta and off by
+ * default: `volumeAttributesClassName` is dropped on write unless the stored object already has it, and may
+ * not change.
  */
-export const storageFeatureGates = { VolumeAttributesClass: false };
+export const storageFeatureGates = {
+  get VolumeAttributesClass(): boolean { return featureGates.enabled('VolumeAttributesClass'); },
+};
 
 export const ACCESS_MODES = ['ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOncePod'];
 export const VOLUME_MODES = ['Block', 'Filesystem'];

@@ -116,3 +116,22 @@ test('status writes go through /status; main writes keep it; deletion shows Term
   assert.deepEqual(main.status, { phase: 'Pending' });
   assert.equal(kind.tableColumns![1].cell({ ...made, metadata: { ...made.metadata, deletionTimestamp: '2024-01-01T00:00:00Z' } }), 'Terminating');
 });
+
+test('with the VolumeAttributesClass gate on, the class name is kept, validated, and may change but not be cleared', async () => {
+  const { featureGates } = await import('../../config/feature-gates.ts');
+  featureGates.set({ VolumeAttributesClass: true });
+  try {
+    const made = await h.create(pvc({ volumeAttributesClassName: 'gold' }, 'vac-on'));
+    assert.equal((made.spec as Spec).volumeAttributesClassName, 'gold');
+    assert.equal(kind.tableColumns![6].cell(made), 'gold');
+    assert.equal((await causes(pvc({ volumeAttributesClassName: 'Gold!' }))).length, 1);
+    const bound = await h.update({ ...made, status: { phase: 'Bound' } }, { subresource: 'status' });
+    const silver = await h.update({ ...bound, spec: { ...(bound.spec as Spec), volumeAttributesClassName: 'silver' } });
+    assert.equal((silver.spec as Spec).volumeAttributesClassName, 'silver');
+    assert.deepEqual((await rejection(h.update({ ...silver, spec: { ...(silver.spec as Spec), volumeAttributesClassName: '' } }))).causes, [
+      'spec.volumeAttributesClassName: Forbidden: update from non-nil value to an empty string is forbidden',
+    ]);
+  } finally {
+    featureGates.reset();
+  }
+});
