@@ -6,9 +6,11 @@ import { kinds as rbac } from './rbac/index.ts';
 import { kinds as certificates } from './certificates/index.ts';
 import { kinds as admissionregistration } from './admissionregistration/index.ts';
 import { kinds as flowcontrol } from './flowcontrol/index.ts';
+import { kinds as storage } from './storage/index.ts';
+import { kinds as storagemigration } from './storagemigration/index.ts';
 import { kinds as authentication } from './authentication/index.ts';
 import { kinds as authorization } from './authorization/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...flowcontrol, ...authentication, ...authorization];
+  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization];
 }
