@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import protobuf from 'protobufjs';
 import { S } from '../../apis/meta/schema.ts';
+import { allKinds } from '../../apis/index.ts';
 import { decodeProtobufObject, encodeProtobufObject, protobufWatchFrame, readProtobufWatchFrames, PROTOBUF_MAGIC } from './protobuf-objects.ts';
 import { decodeMessage, encodeMessage } from './protobuf.ts';
 
@@ -90,6 +91,50 @@ message Rule { repeated string apiGroups = 1; repeated string apiVersions = 2; r
 message RuleWithOperations { repeated string operations = 1; optional Rule rule = 2; }
 message LocalObjectReference { optional string name = 1; }
 message ConfigMapVolumeSource { optional LocalObjectReference localObjectReference = 1; optional int32 defaultMode = 3; optional bool optional = 4; }
+message KeyToPath { optional string key = 1; optional string path = 2; optional int32 mode = 3; }
+message HostPathVolumeSource { optional string path = 1; optional string type = 2; }
+message EmptyDirVolumeSource { optional string medium = 1; optional Quantity sizeLimit = 2; }
+message SecretVolumeSource { optional string secretName = 1; repeated KeyToPath items = 2; optional int32 defaultMode = 3; optional bool optional = 4; }
+message CMVolumeSource { optional LocalObjectReference localObjectReference = 1; repeated KeyToPath items = 2; optional int32 defaultMode = 3; optional bool optional = 4; }
+message VolumeSource { optional HostPathVolumeSource hostPath = 1; optional EmptyDirVolumeSource emptyDir = 2; optional SecretVolumeSource secret = 6; optional CMVolumeSource configMap = 19; }
+message Volume { optional string name = 1; optional VolumeSource volumeSource = 2; }
+message ContainerPort { optional string name = 1; optional int32 hostPort = 2; optional int32 containerPort = 3; optional string protocol = 4; optional string hostIP = 5; }
+message EnvVar { optional string name = 1; optional string value = 2; }
+message ResourceRequirements { map<string, Quantity> limits = 1; map<string, Quantity> requests = 2; }
+message VolumeMount { optional string name = 1; optional bool readOnly = 2; optional string mountPath = 3; optional string subPath = 4; }
+message HTTPGetAction { optional string path = 1; optional IntOrString port = 2; optional string host = 3; optional string scheme = 4; }
+message ProbeHandler { optional HTTPGetAction httpGet = 2; }
+message Probe { optional ProbeHandler handler = 1; optional int32 initialDelaySeconds = 2; optional int32 timeoutSeconds = 3; optional int32 periodSeconds = 4; }
+message Container {
+  optional string name = 1; optional string image = 2; repeated string command = 3; repeated string args = 4; repeated ContainerPort ports = 6;
+  repeated EnvVar env = 7; optional ResourceRequirements resources = 8; repeated VolumeMount volumeMounts = 9; optional Probe livenessProbe = 10;
+  optional string imagePullPolicy = 14;
+}
+message PodSpec {
+  repeated Volume volumes = 1; repeated Container containers = 2; optional string restartPolicy = 3; optional int64 terminationGracePeriodSeconds = 4;
+  optional string dnsPolicy = 6; map<string, string> nodeSelector = 7; optional string serviceAccountName = 8; optional string nodeName = 10;
+  optional bool hostNetwork = 11; optional bool automountServiceAccountToken = 21; optional bool enableServiceLinks = 30;
+}
+message PodStatus { optional string phase = 1; optional string podIP = 6; optional Time startTime = 7; }
+message Pod { optional ObjectMeta metadata = 1; optional PodSpec spec = 2; optional PodStatus status = 3; }
+message LabelSelectorRequirement { optional string key = 1; optional string operator = 2; repeated string values = 3; }
+message LabelSelector { map<string, string> matchLabels = 1; repeated LabelSelectorRequirement matchExpressions = 2; }
+message PodTemplateSpec { optional ObjectMeta metadata = 1; optional PodSpec spec = 2; }
+message RollingUpdateDeployment { optional IntOrString maxUnavailable = 1; optional IntOrString maxSurge = 2; }
+message DeploymentStrategy { optional string type = 1; optional RollingUpdateDeployment rollingUpdate = 2; }
+message DeploymentSpec {
+  optional int32 replicas = 1; optional LabelSelector selector = 2; optional PodTemplateSpec template = 3; optional DeploymentStrategy strategy = 4;
+  optional int32 minReadySeconds = 5; optional int32 revisionHistoryLimit = 6; optional bool paused = 7; optional int32 progressDeadlineSeconds = 9;
+}
+message DeploymentCondition {
+  optional string type = 1; optional string status = 2; optional string reason = 4; optional string message = 5;
+  optional Time lastUpdateTime = 6; optional Time lastTransitionTime = 7;
+}
+message DeploymentStatus {
+  optional int64 observedGeneration = 1; optional int32 replicas = 2; optional int32 updatedReplicas = 3; optional int32 availableReplicas = 4;
+  optional int32 unavailableReplicas = 5; repeated DeploymentCondition conditions = 6; optional int32 readyReplicas = 7; optional int32 collisionCount = 8;
+}
+message Deployment { optional ObjectMeta metadata = 1; optional DeploymentSpec spec = 2; optional DeploymentStatus status = 3; }
 message Scalars { optional IntOrString port = 1; optional IntOrString target = 2; optional int32 offset = 3; optional double ratio = 4; optional int64 big = 5; }
 `;
 
@@ -335,4 +380,109 @@ test('structs Go inlines in JSON travel nested (x-proto-embedded): a webhook rul
   const cmExpected = reference('ConfigMapVolumeSource', { localObjectReference: { name: 'settings' }, defaultMode: 420, optional: false });
   assertSameBytes(encodeMessage(cmVolume, source), cmExpected, 'ConfigMapVolumeSource');
   assert.deepEqual(decodeMessage(cmExpected, source), cmVolume);
+});
+
+const podKind = allKinds().find((k) => k.group === '' && k.kind === 'Pod');
+
+test('Pod with volumes: inlined volume sources, probes with IntOrString ports, quantities, proto2 zero values', { skip: !podKind && 'no Pod kind in this tree' }, () => {
+  const pod = {
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+    spec: {
+      volumes: [
+        { name: 'config', configMap: { name: 'settings', items: [{ key: 'a', path: 'a.txt', mode: 0o400 }], defaultMode: 420, optional: false } },
+        { name: 'scratch', emptyDir: { medium: 'Memory', sizeLimit: '64Mi' } },
+        { name: 'creds', secret: { secretName: 'db', defaultMode: 256 } },
+        { name: 'host', hostPath: { path: '/var/log', type: 'Directory' } },
+      ],
+      containers: [{
+        name: 'app', image: 'registry/app:1', command: ['/bin/app'], args: ['--port', '8080'],
+        ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+        env: [{ name: 'MODE', value: 'prod' }, { name: 'EMPTY', value: '' }],
+        resources: { limits: { memory: '128Mi', cpu: '500m' }, requests: { cpu: '250m' } },
+        volumeMounts: [{ name: 'config', mountPath: '/etc/app', readOnly: true }, { name: 'scratch', mountPath: '/tmp', subPath: 'x' }],
+        livenessProbe: { httpGet: { path: '/healthz', port: 'http', scheme: 'HTTP' }, initialDelaySeconds: 0, periodSeconds: 10 },
+        imagePullPolicy: 'IfNotPresent',
+      }, {
+        name: 'sidecar', image: 'registry/side:2',
+        livenessProbe: { httpGet: { path: '/', port: 9000 }, timeoutSeconds: 1 },
+      }],
+      restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst',
+      nodeSelector: { zone: 'b', disk: 'ssd' }, serviceAccountName: 'default', nodeName: 'n1',
+      hostNetwork: false, automountServiceAccountToken: false, enableServiceLinks: true,
+    },
+    status: { phase: 'Running', podIP: '10.0.0.7', startTime: T1 },
+  };
+  const raw = reference('Pod', {
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+    spec: {
+      volumes: [
+        { name: 'config', volumeSource: { configMap: { localObjectReference: { name: 'settings' }, items: [{ key: 'a', path: 'a.txt', mode: 0o400 }], defaultMode: 420, optional: false } } },
+        { name: 'scratch', volumeSource: { emptyDir: { medium: 'Memory', sizeLimit: { string: '64Mi' } } } },
+        { name: 'creds', volumeSource: { secret: { secretName: 'db', defaultMode: 256 } } },
+        { name: 'host', volumeSource: { hostPath: { path: '/var/log', type: 'Directory' } } },
+      ],
+      containers: [{
+        name: 'app', image: 'registry/app:1', command: ['/bin/app'], args: ['--port', '8080'],
+        ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
+        env: [{ name: 'MODE', value: 'prod' }, { name: 'EMPTY', value: '' }],
+        resources: { limits: { cpu: { string: '500m' }, memory: { string: '128Mi' } }, requests: { cpu: { string: '250m' } } },
+        volumeMounts: [{ name: 'config', readOnly: true, mountPath: '/etc/app' }, { name: 'scratch', mountPath: '/tmp', subPath: 'x' }],
+        livenessProbe: { handler: { httpGet: { path: '/healthz', port: { type: 1, intVal: 0, strVal: 'http' }, scheme: 'HTTP' } }, initialDelaySeconds: 0, periodSeconds: 10 },
+        imagePullPolicy: 'IfNotPresent',
+      }, {
+        name: 'sidecar', image: 'registry/side:2',
+        livenessProbe: { handler: { httpGet: { path: '/', port: { type: 0, intVal: 9000, strVal: '' } } }, timeoutSeconds: 1 },
+      }],
+      restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst',
+      nodeSelector: { disk: 'ssd', zone: 'b' }, serviceAccountName: 'default', nodeName: 'n1',
+      hostNetwork: false, automountServiceAccountToken: false, enableServiceLinks: true,
+    },
+    status: { phase: 'Running', podIP: '10.0.0.7', startTime: { seconds: seconds(T1), nanos: 0 } },
+  });
+  const expected = referenceEnvelope('v1', 'Pod', raw);
+  assertSameBytes(encodeProtobufObject(pod), expected, 'Pod');
+  // Env values are strings: "" reads back as unset, as Go's zero value.
+  const decoded = decodeProtobufObject(expected) as typeof pod;
+  assert.deepEqual(decoded.spec.containers[0].env, [{ name: 'MODE', value: 'prod' }, { name: 'EMPTY' }]);
+  (decoded.spec.containers[0] as { env?: unknown }).env = pod.spec.containers[0].env;
+  assert.deepEqual(decoded, pod);
+});
+
+const deploymentKind = allKinds().find((k) => k.kind === 'Deployment' && k.versions.some((v) => v.name === 'v1'));
+
+test('Deployment: replicas 0 kept (a pointer in Go), rolling update IntOrStrings, selector, template, status', { skip: !deploymentKind && 'no Deployment kind in this tree' }, () => {
+  const apiVersion = `${deploymentKind!.group}/v1`;
+  const deployment = {
+    apiVersion, kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', generation: 4 },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+      minReadySeconds: 0, revisionHistoryLimit: 10, paused: false, progressDeadlineSeconds: 600,
+    },
+    status: {
+      observedGeneration: 4, replicas: 0, readyReplicas: 0,
+      conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'ok', lastUpdateTime: T1, lastTransitionTime: T2 }],
+    },
+  };
+  const raw = reference('Deployment', {
+    metadata: { name: 'web', namespace: 'default', generation: 4 },
+    spec: {
+      replicas: 0,
+      selector: { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['a', 'b'] }] },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'nginx' }] } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: { type: 1, intVal: 0, strVal: '25%' }, maxSurge: { type: 0, intVal: 1, strVal: '' } } },
+      minReadySeconds: 0, revisionHistoryLimit: 10, paused: false, progressDeadlineSeconds: 600,
+    },
+    status: {
+      observedGeneration: 4, replicas: 0, readyReplicas: 0,
+      conditions: [{ type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'ok', lastUpdateTime: { seconds: seconds(T1), nanos: 0 }, lastTransitionTime: { seconds: seconds(T2), nanos: 0 } }],
+    },
+  });
+  const expected = referenceEnvelope(apiVersion, 'Deployment', raw);
+  assertSameBytes(encodeProtobufObject(deployment), expected, 'Deployment');
+  assert.deepEqual(decodeProtobufObject(expected), deployment);
 });
