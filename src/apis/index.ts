@@ -10,7 +10,11 @@ import { kinds as storage } from './storage/index.ts';
 import { kinds as storagemigration } from './storagemigration/index.ts';
 import { kinds as authentication } from './authentication/index.ts';
 import { kinds as authorization } from './authorization/index.ts';
+import { kinds as apps } from './apps/index.ts';
+import { kinds as autoscaling } from './autoscaling/index.ts';
+import { kinds as events } from './events/index.ts';
+import { kinds as networking } from './networking/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization];
+  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization, ...apps, ...autoscaling, ...events, ...networking];
 }

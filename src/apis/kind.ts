@@ -67,6 +67,8 @@ export interface ViewSubresource {
   get?(obj: ApiObject): ApiObject;
   /** Applies an updated view to a copy of the stored object and returns it. */
   update?(stored: ApiObject, view: ApiObject): ApiObject;
+  /** Schema of the view object, published in OpenAPI (a served kind of that group, version and kind otherwise). */
+  schema?: TSchema;
 }
 
 export interface KindDefinition {
@@ -83,6 +85,9 @@ export interface KindDefinition {
   storageVersion: string;
   /** Key prefix segment in storage; the plural by default. */
   storageResource?: string;
+  /** Objects stored in another group's form and keys (events.svc.io Events are core v1 Events): every served
+   *  version converts with toStorage/fromStorage, and hooks see objects of this schema. */
+  storedAs?: { group: string; version: string; schema: TSchema };
   status?: StatusSubresource;
   views?: ViewSubresource[];
   /** Computed on create and never stored (token and access reviews): only `create` is served, by a handler

@@ -89,11 +89,11 @@ export class ResourceStore {
     this.def = def;
     this.gr = { group: def.group, resource: def.plural };
     this.storage = storage;
-    this.keyRoot = `/registry/${def.group || 'core'}/${def.storageResource ?? def.plural}/`;
+    this.keyRoot = `/registry/${(def.storedAs?.group ?? def.group) || 'core'}/${def.storageResource ?? def.plural}/`;
     this.cache = cache ?? new WatchCache(storage, this.keyRoot);
     const version = def.versions.find((v) => v.name === def.storageVersion);
     if (!version) throw new Error(`${def.kind}: storage version ${def.storageVersion} is not declared`);
-    this.storageSchema = version.schema;
+    this.storageSchema = def.storedAs?.schema ?? version.schema;
     const nv = def.nameValidation ?? 'dns-subdomain';
     this.nameFn = typeof nv === 'function' ? nv : nv === 'dns-label' ? nameIsDNSLabel : nv === 'path-segment' ? nameIsPathSegment : nameIsDNSSubdomain;
   }
@@ -108,7 +108,7 @@ export class ResourceStore {
   }
 
   get storageApiVersion(): string {
-    return apiVersionOf(this.def.group, this.def.storageVersion);
+    return this.def.storedAs ? apiVersionOf(this.def.storedAs.group, this.def.storedAs.version) : apiVersionOf(this.def.group, this.def.storageVersion);
   }
 
   /** The current object, from the cache (which the caller has brought up to date). */

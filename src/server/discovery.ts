@@ -181,7 +181,7 @@ function mainResource(def: KindDefinition): APIResource {
   if (def.shortNames?.length) r.shortNames = [...def.shortNames];
   if (def.categories?.length) r.categories = [...def.categories];
   // Kinds that are never stored have no storage version hash.
-  if (!def.createOnly) r.storageVersionHash = storageVersionHash(def.group, def.storageVersion, def.kind);
+  if (!def.createOnly) r.storageVersionHash = def.storedAs ? storageVersionHash(def.storedAs.group, def.storedAs.version, def.kind) : storageVersionHash(def.group, def.storageVersion, def.kind);
   return r;
 }
 

@@ -26,7 +26,10 @@ const MIRRORED: Record<string, string> = {
 };
 
 /** Keys that only mean something inside the server. */
-const INTERNAL = new Set(['x-proto', 'x-ref', 'x-platform-type']);
+const INTERNAL = new Set(['x-proto', 'x-proto-embedded', 'x-ref', 'x-platform-type', 'x-type-description']);
+
+/** Keys of a field that refers to a named type which belong to the field, not to the type. */
+const FIELD_ONLY = ['x-platform-patch-strategy', 'x-platform-patch-merge-key'];
 
 /** JSON Schema keywords carried over unchanged (structure keywords are handled separately). */
 const PLAIN_KEYWORDS = [
@@ -154,14 +157,15 @@ export class DefinitionSet {
     return out;
   }
 
-  private refNode(name: string, fieldDescription: unknown): Json {
+  private refNode(name: string, field: Json): Json {
     const ref = this.refTo(name);
     const typeDescription = (this.sources.get(name) as Json | undefined)?.description;
-    if (typeof fieldDescription === 'string' && fieldDescription !== typeDescription) {
-      // v3 wraps a described reference in allOf (siblings of $ref are ignored there); v2 keeps them side by side.
-      return this.flavor === 'v3' ? { allOf: [{ $ref: ref }], description: fieldDescription } : { $ref: ref, description: fieldDescription };
-    }
-    return { $ref: ref };
+    const own: Json = {};
+    if (typeof field.description === 'string' && field.description !== typeDescription) own.description = field.description;
+    for (const k of FIELD_ONLY) if (field[k] !== undefined) { own[k] = field[k]; own[MIRRORED[k]!] = field[k]; }
+    if (!Object.keys(own).length) return { $ref: ref };
+    // v3 wraps a described reference in allOf (siblings of $ref are ignored there); v2 keeps them side by side.
+    return this.flavor === 'v3' ? { allOf: [{ $ref: ref }], ...own } : { $ref: ref, ...own };
   }
 
   /** Converts `s`; `rootName` is set when `s` is the body of that definition (so its x-ref is not a reference). */
@@ -171,8 +175,8 @@ export class DefinitionSet {
       if (typeof xref === 'string') {
         const byRef = definitionNameForRef(xref);
         const name = this.aliases.get(byRef) ?? byRef;
-        if (!this.defs.has(name)) this.define(name, s as unknown as TSchema);
-        return this.refNode(name, s.description);
+        if (!this.defs.has(name)) this.define(name, typeOf(s) as unknown as TSchema);
+        return this.refNode(name, s);
       }
       const platformType = s['x-platform-type'];
       if (typeof platformType === 'string') {
@@ -182,7 +186,7 @@ export class DefinitionSet {
             this.defs.set(known.name, known.schema);
             this.sources.set(known.name, known.schema);
           }
-          return this.refNode(known.name, s.description);
+          return this.refNode(known.name, s);
         }
       }
     }
@@ -275,6 +279,14 @@ export class DefinitionSet {
     out['x-platform-preserve-unknown-fields'] = true;
     return out;
   }
+}
+
+/** The named type behind a field: the type's own description (`x-type-description`), without the field's keys. */
+function typeOf(field: Json): Json {
+  const out: Json = { ...field };
+  for (const k of FIELD_ONLY) delete out[k];
+  if ('x-type-description' in field) out.description = field['x-type-description'];
+  return out;
 }
 
 function mergeInto(target: Json, source: Json): void {

@@ -238,6 +238,23 @@ test('a view with its own schema publishes it', () => {
   assert.ok(doc.components.schemas['io.svc.api.autoscaling.v1.ScaleSpec']);
 });
 
+test('a field of a named type keeps its own description and patch strategy; the type keeps its own description', () => {
+  const Strategy = S.object({ type: S.string() }, { ref: 'apps.v1.DeploymentStrategy', description: 'DeploymentStrategy describes how to replace existing pods with new ones.' });
+  const field = { ...Strategy, 'x-proto': 4, 'x-type-description': Strategy.description, 'x-platform-patch-strategy': 'retainKeys', description: 'The deployment strategy to use.' };
+  const def: KindDefinition = {
+    group: 'apps', kind: 'Deployment', plural: 'deployments', singular: 'deployment', namespaced: true, storageVersion: 'v1',
+    versions: [{ name: 'v1', stability: 'stable', schema: S.object({ metadata: ObjectMeta, spec: S.object({ strategy: field }, { ref: 'apps.v1.DeploymentSpec' }) }) }],
+  };
+  const doc = openApiV3Document([{ def, version: def.versions[0]! }], 'apps', 'v1') as unknown as Json;
+  const type = doc.components.schemas['io.svc.api.apps.v1.DeploymentStrategy'];
+  assert.equal(type.description, 'DeploymentStrategy describes how to replace existing pods with new ones.');
+  assert.equal(type['x-kubernetes-patch-strategy'], undefined);
+  assert.deepEqual(doc.components.schemas['io.svc.api.apps.v1.DeploymentSpec'].properties.strategy, {
+    allOf: [{ $ref: '#/components/schemas/io.svc.api.apps.v1.DeploymentStrategy' }], description: 'The deployment strategy to use.',
+    'x-platform-patch-strategy': 'retainKeys', 'x-kubernetes-patch-strategy': 'retainKeys',
+  });
+});
+
 test('meta definitions: Status, DeleteOptions, Patch, WatchEvent, ListMeta', () => {
   const schemas = apps.components.schemas;
   const m = (k: string) => schemas[`io.svc.apimachinery.pkg.apis.meta.v1.${k}`];

@@ -13,6 +13,7 @@ import type { KindDefinition } from '../apis/kind.ts';
 import { ApiSurface, isServed } from './apis.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
+import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
@@ -106,7 +107,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   await access.ensureDefaultPolicy();
 
   let listeningUrl = '';
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), ...access.admissionPlugins()]);
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),

@@ -7,5 +7,9 @@ import { secretKind } from './secret.ts';
 import { serviceAccountKind } from './serviceaccount.ts';
 import { persistentVolumeKind } from './persistentvolume.ts';
 import { persistentVolumeClaimKind } from './persistentvolumeclaim.ts';
+import { podKind } from './pod.ts';
+import { serviceKind } from './service.ts';
+import { eventKind } from './event.ts';
+import { resourceQuotaKind } from './resourcequota.ts';
 
-export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind];
+export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind, podKind, serviceKind, eventKind, resourceQuotaKind];

@@ -1,0 +1,117 @@
+// What Deployments and ReplicaSets share: the pod template (defaults, Kubernetes' template checks), the
+// selector rules and the Go renderings of values their messages show.
+import type { ApiObject } from '../meta/v1.ts';
+import { type FieldError, invalid, required, forbidden, notSupported } from '../../machinery/field-errors.ts';
+import { validateLabelSelector, validateNonnegativeField } from '../../machinery/validation/objectmeta.ts';
+import { labelSelectorFromObject } from '../../machinery/labels.ts';
+import { deepEqual } from '../../machinery/schema/walk.ts';
+import { goQuote, goStringSlice, errorWithGoValue } from '../core/go-format.ts';
+import { defaultPodSpec, dropDisabledPodSpecFields, canonicalizePodSpec, templateMetadata } from '../core/pod-defaults.ts';
+import { podTemplateSpecErrors } from '../core/pod-validation.ts';
+import { readOnlyPersistentDiskErrors } from '../core/volume-validation.ts';
+
+type Obj = Record<string, any>;
+const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Go's `%#v` of a map[string]string: keys sorted. */
+export function goStringMap(m: Record<string, string> | undefined | null): string {
+  if (m === undefined || m === null) return 'map[string]string(nil)';
+  return 'map[string]string{' + Object.keys(m).sort().map((k) => `${goQuote(k)}:${goQuote(String(m[k]))}`).join(', ') + '}';
+}
+
+/** Go's `%#v` of a metav1.LabelSelector. */
+export function goLabelSelector(sel: Obj): string {
+  const exprs = Array.isArray(sel.matchExpressions)
+    ? '[]v1.LabelSelectorRequirement{' + sel.matchExpressions.map((e: Obj) => `v1.LabelSelectorRequirement{Key:${goQuote(e?.key ?? '')}, Operator:${goQuote(e?.operator ?? '')}, Values:${goStringSlice(Array.isArray(e?.values) ? e.values : undefined)}}`).join(', ') + '}'
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return `v1.LabelSelector{MatchLabels:${goStringMap(sel.matchLabels)}, MatchExpressions:${exprs}}`;
+}
+
+/** The template defaults a workload's pods get (SetDefaults_PodSpec); the template is a struct in Go. */
+export function defaultTemplate(spec: Obj): void {
+  const tpl = isObj(spec.template) ? spec.template : (spec.template = {});
+  templateMetadata(tpl);
+  if (!isObj(tpl.spec)) tpl.spec = {};
+  defaultPodSpec(tpl.spec);
+}
+
+export function dropDisabledTemplateFields(spec: Obj, old: Obj | undefined): void {
+  if (isObj(spec.template?.spec)) dropDisabledPodSpecFields(spec.template.spec, old?.template?.spec);
+}
+
+export function canonicalizeTemplate(spec: Obj): void {
+  if (isObj(spec.template?.spec)) canonicalizePodSpec(spec.template.spec);
+}
+
+/** The selector rules of Deployments and ReplicaSets: required, valid, not empty. */
+export function selectorErrors(spec: Obj): FieldError[] {
+  const sel = spec.selector;
+  if (!isObj(sel)) return sel === undefined ? [] : [required('spec.selector')];
+  const errs = validateLabelSelector(sel, 'spec.selector');
+  const count = Object.keys(sel.matchLabels ?? {}).length + (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0);
+  if (count === 0) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.selector', sel, goLabelSelector(sel), 'empty selector is invalid for deployment'));
+  return errs;
+}
+
+/** ValidatePodTemplateSpecForReplicaSet. */
+export function templateForReplicaSetErrors(spec: Obj): FieldError[] {
+  const errs: FieldError[] = [];
+  const tpl = isObj(spec.template) ? spec.template : {};
+  const labels = tpl.metadata?.labels as Record<string, string> | undefined;
+  let matches = false;
+  let parsed = true;
+  try {
+    const selector = labelSelectorFromObject(isObj(spec.selector) ? spec.selector : null);
+    matches = selector.matches(labels ?? {});
+    // An empty (select-everything) selector is reported on its own; it matches any labels here.
+    if (isObj(spec.selector) && Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions?.length ?? 0) === 0) matches = true;
+  } catch {
+    parsed = false;
+    errs.push(invalid('spec.selector', spec.selector, 'invalid label selector'));
+  }
+  if (parsed && !matches) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.template.metadata.labels', labels, goStringMap(labels), '`selector` does not match template `labels`'));
+  if (parsed) {
+    errs.push(...podTemplateSpecErrors(tpl, 'spec.template'));
+    if ((spec.replicas ?? 0) > 1) errs.push(...readOnlyPersistentDiskErrors(tpl.spec?.volumes, 'spec.template.spec.volumes'));
+    const restart = tpl.spec?.restartPolicy;
+    if (restart !== 'Always') errs.push(notSupported('spec.template.spec.restartPolicy', restart ?? '', ['Always']));
+    if (typeof tpl.spec?.activeDeadlineSeconds === 'number') errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicaSet is not Supported'));
+  }
+  return errs;
+}
+
+/** Once created, a workload's selector cannot change. */
+export function selectorImmutableErrors(obj: ApiObject, old: ApiObject): FieldError[] {
+  const sel = (obj.spec as Obj | undefined)?.selector, oldSel = (old.spec as Obj | undefined)?.selector;
+  if (deepEqual(sel ?? null, oldSel ?? null)) return [];
+  return [errorWithGoValue('FieldValueInvalid', 'spec.selector', sel, isObj(sel) ? goLabelSelector(sel) : '(*v1.LabelSelector)(nil)', 'field is immutable')];
+}
+
+export function nonNegative(obj: Obj, fields: string[], path: string): FieldError[] {
+  return fields.flatMap((f) => validateNonnegativeField(obj[f], `${path}.${f}`));
+}
+
+/** The replica counts a status reports may not exceed status.replicas, nor available exceed ready. */
+export function replicaCountErrors(status: Obj, counted: string[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const replicas = status.replicas ?? 0;
+  for (const f of counted) {
+    if ((status[f] ?? 0) > replicas) errs.push(invalid(`status.${f}`, status[f], 'cannot be greater than status.replicas'));
+  }
+  if ((status.availableReplicas ?? 0) > (status.readyReplicas ?? 0)) errs.push(invalid('status.availableReplicas', status.availableReplicas, 'cannot be greater than readyReplicas'));
+  return errs;
+}
+
+/** The names and images of the template's containers, as the wide columns show them. */
+export function containerCells(obj: ApiObject): { names: string; images: string } {
+  const ctrs = ((obj.spec as Obj | undefined)?.template?.spec?.containers ?? []) as Obj[];
+  return { names: ctrs.map((c) => c?.name ?? '').join(','), images: ctrs.map((c) => c?.image ?? '').join(',') };
+}
+
+export function selectorCell(obj: ApiObject): string {
+  try {
+    return labelSelectorFromObject((obj.spec as Obj | undefined)?.selector ?? null).toString();
+  } catch {
+    return '<invalid>';
+  }
+}
