@@ -2,6 +2,7 @@
 // on request, an ERROR event for failures after the stream started, Table and metadata-only event objects,
 // and a timeout as Kubernetes picks it. A watcher whose client stops reading is cut off.
 import type { ServerResponse } from 'node:http';
+import { constants as http2constants, type ServerHttp2Stream } from 'node:http2';
 import * as status from '../../machinery/status.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
@@ -18,9 +19,11 @@ import { watchFramer } from '../codecs/watch-frames.ts';
 const BOOKMARK_INTERVAL_MS = 60_000;
 /** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
 const FINAL_BOOKMARK_LEAD_MS = 2000;
-/** A watcher whose connection holds this much more unsent data than after its initial events is cut off; its
- *  client re-watches. */
+/** A watcher whose connection holds more unsent data than this (beyond what its initial events left) for
+ *  STALL_GRACE_MS, or more than HARD_BUFFERED_BYTES at any time, is cut off; its client re-watches. */
 export const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
+const HARD_BUFFERED_BYTES = 4 * MAX_BUFFERED_BYTES;
+const STALL_GRACE_MS = 2000;
 /** Kubernetes' --min-request-timeout: a watch without timeoutSeconds lasts between one and two of these. */
 const MIN_REQUEST_TIMEOUT_S = 1800;
 /** Media types a watch can be streamed in. */
@@ -40,6 +43,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   let active: ActiveWatch | undefined;
   let timeout: NodeJS.Timeout | undefined;
   let bookmarkTimer: NodeJS.Timeout | undefined;
+  let stallTimer: NodeJS.Timeout | undefined;
 
   const writeHeader = () => {
     headerWritten = true;
@@ -52,6 +56,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     active?.stop();
     clearTimeout(timeout);
     clearTimeout(bookmarkTimer);
+    clearTimeout(stallTimer);
     deps.watchRegistry.delete(finish);
     if (!headerWritten) writeHeader();
     res.end();
@@ -63,14 +68,29 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     active?.stop();
     clearTimeout(timeout);
     clearTimeout(bookmarkTimer);
+    clearTimeout(stallTimer);
     deps.watchRegistry.delete(finish);
-    res.destroy();
+    // HTTP/2: reset this stream alone (a destroy would queue behind the unsent data); HTTP/1.1: drop the connection.
+    const stream = (res as { stream?: ServerHttp2Stream }).stream;
+    if (stream) stream.close(http2constants.NGHTTP2_CANCEL);
+    else res.destroy();
+  };
+  // A client slower than a burst of writes gets a grace period to catch up; one that stays behind is dropped.
+  const backlog = () => res.writableLength - bufferBaseline;
+  const checkBacklog = () => {
+    if (backlog() > HARD_BUFFERED_BYTES) cutOff();
+    else if (backlog() > MAX_BUFFERED_BYTES && !stallTimer) {
+      stallTimer = setTimeout(() => {
+        stallTimer = undefined;
+        if (backlog() > MAX_BUFFERED_BYTES) cutOff();
+      }, STALL_GRACE_MS);
+    }
   };
   const write = (frame: string | Uint8Array) => {
     if (ended) return;
     if (!headerWritten) writeHeader();
     out.write(frame);
-    if (live && res.writableLength > bufferBaseline + MAX_BUFFERED_BYTES) cutOff();
+    if (live) checkBacklog();
   };
 
   // The object an event carries, as the client asked for it: the served version, a one-row Table
