@@ -107,7 +107,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   const frame = (type: string, object: unknown) => framer.frame(type, object);
   const eventFrame = (type: WatchEventType, obj: CachedObject): string | Uint8Array => {
     // Fast path: the stored version as the cache encoded it, written as is.
-    if (framer.json && !served.version.fromStorage && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return `{"type":"${type}","object":${obj.json}}\n`;
+    if (framer.json && !served.version.fromStorage && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return sharedJsonFrame(type, obj);
     const versioned = served.version.fromStorage ? served.version.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
     return frame(type, eventObject(versioned));
   };
@@ -155,6 +155,18 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     };
     schedule();
   }
+}
+
+/** Encoded event frames of cached objects, shared by every watcher an event goes to: one encoding per event
+ *  instead of one per watcher. Keyed weakly: a frame lives as long as the cache keeps its object. */
+const jsonFrames = new WeakMap<CachedObject, { type: WatchEventType; frame: Buffer }>();
+
+function sharedJsonFrame(type: WatchEventType, obj: CachedObject): Buffer {
+  const hit = jsonFrames.get(obj);
+  if (hit && hit.type === type) return hit.frame;
+  const frame = Buffer.from(`{"type":"${type}","object":${obj.json}}\n`);
+  jsonFrames.set(obj, { type, frame });
+  return frame;
 }
 
 /** Watches stream JSON, protobuf or CBOR, never YAML (no YAML stream framing, as in Kubernetes): another acceptable type, or 406. */
