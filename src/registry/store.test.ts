@@ -219,3 +219,23 @@ test('a generated name clashing with an existing object, when the client also na
   assert.equal(e.message, 'widgets.example.svc.io "taken" already exists, the server was not able to generate a unique name for the object');
   assert.equal(e.details?.retryAfterSeconds, 1);
 });
+
+test('a transform that hands the same object to a retry still gets the 409 for its pinned version', async () => {
+  const gadgets = new ResourceStore({ ...widgets, kind: 'Gadget', plural: 'gadgets', singular: 'gadget', allowUnconditionalUpdate: false }, storage);
+  await gadgets.cache.start();
+  try {
+    const created = await gadgets.create('ns', { ...widget('g'), kind: 'Gadget' }, { ctx: ctx(), dryRun: false });
+    await gadgets.cache.waitFor(await storage.currentRevision(), 1000);
+    const next = structuredClone(created.object);
+    (next.spec as { size: number }).size = 5;
+    let attempts = 0;
+    const e = await statusError(gadgets.update('ns', async () => {
+      if (++attempts === 1) await storage.update(gadgets.key('ns', 'g'), JSON.stringify({ ...created.object, spec: { size: 1 } }), Number(created.object.metadata.resourceVersion));
+      return next;
+    }, updateOpts('g')));
+    assert.equal(e.code, 409);
+    assert.equal(e.reason, 'Conflict');
+  } finally {
+    gadgets.cache.stop();
+  }
+});

@@ -249,7 +249,6 @@ export class ResourceStore {
     if (deepEqual(obj, old)) return { result: { object: old, json: current.json, created: false }, unchanged: true };
 
     const key = this.key(namespace, opts.name);
-    delete obj.metadata.resourceVersion;
     if (this.shouldDeleteDuringUpdate(obj, old)) {
       // The last finalizer went away: the update completes the deletion, and answers the object as it left it.
       let revision = current.modRevision;
@@ -267,7 +266,7 @@ export class ResourceStore {
 
     if (opts.dryRun) return { result: { ...asServed(key, obj, current.modRevision), created: false }, unchanged: false };
     try {
-      const kv = await this.storage.update(key, JSON.stringify(obj), current.modRevision);
+      const kv = await this.storage.update(key, storedJson(obj), current.modRevision);
       return { result: { ...asServed(key, obj, kv), created: false }, unchanged: false };
     } catch (err) {
       if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
@@ -467,6 +466,13 @@ export class ResourceStore {
     if (err instanceof StorageError) return status.internalError(err);
     return err instanceof Error ? err : new Error(String(err));
   }
+}
+
+/** The stored form of an object: its resourceVersion is the key's revision, never part of the value. The
+ *  object itself is left as it is (a transform may hand the same object to a retry). */
+function storedJson(obj: ApiObject): string {
+  const { resourceVersion: _rv, ...meta } = obj.metadata;
+  return JSON.stringify({ ...obj, metadata: meta });
 }
 
 /**
