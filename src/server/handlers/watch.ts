@@ -117,6 +117,8 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     return frame('BOOKMARK', eventObject({ kind: served.def.kind, apiVersion, metadata } as ApiObject));
   };
 
+  // A client gone while the watch starts (a consistent read may wait) ends it as soon as it has started.
+  res.on('close', finish);
   try {
     active = await prepared.start({
       event: (type, obj) => write(eventFrame(type, obj)),
@@ -137,7 +139,6 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   live = true;
   bufferBaseline = res.writableLength;
   deps.watchRegistry.add(finish);
-  res.on('close', finish);
 
   const timeoutMs = (params.timeoutSeconds && params.timeoutSeconds > 0 ? params.timeoutSeconds : MIN_REQUEST_TIMEOUT_S * (1 + Math.random())) * 1000;
   const deadline = Date.now() + timeoutMs;
