@@ -70,8 +70,14 @@ describe('managedFields entries', () => {
     obj = update(obj, { ...obj, status: { phase: 'Up' } }, 'ctrl', widgetScope({ subresource: 'status', resetFields: undefined }));
     assert.deepEqual(entry(obj, 'ctrl', 'Update'), {
       manager: 'ctrl', operation: 'Update', apiVersion: 'example.io/v1', time: '2024-05-01T10:00:00Z', fieldsType: 'FieldsV1',
-      fieldsV1: { 'f:status': { '.': {}, 'f:phase': {} } }, subresource: 'status',
+      // status is a by-value struct in Go: always there, so never "added" itself.
+      fieldsV1: { 'f:status': { 'f:phase': {} } }, subresource: 'status',
     });
+  });
+
+  it('a field set under a by-value struct (spec, template, strategy) does not make the struct "added"', () => {
+    const obj = update(undefined, widget({ spec: { replicas: 1, options: { a: '1' } } }), 'm');
+    assert.deepEqual(entries(obj)[0].fieldsV1, { 'f:spec': { 'f:options': { '.': {}, 'f:a': {} }, 'f:replicas': {} } });
   });
 
   it('update entries are kept per apiVersion; the time moves only when the write changed something', () => {

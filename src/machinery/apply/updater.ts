@@ -10,6 +10,7 @@ import { removeItems } from './remove.ts';
 import type { TypeRef } from './schema-view.ts';
 import { ensureNamedFieldsAreMembers, toFieldSet } from './tofieldset.ts';
 import { deepEqual } from '../schema/walk.ts';
+import { withValueStructs } from './value-structs.ts';
 
 export type ManagedFieldSets = Map<string, ManagerSet>;
 
@@ -25,7 +26,7 @@ export interface UpdaterOptions {
  * fields the write changes; without force those are conflicts. Managers left with nothing are dropped.
  */
 function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, managers: ManagedFieldSets, workflow: string, force: boolean): { managers: ManagedFieldSets; comparison: Comparison } {
-  const comparison = excludeFields(compare(oldObj, newObj, o.type), o.ignored);
+  const comparison = excludeFields(compare(withValueStructs(oldObj, o.type), withValueStructs(newObj, o.type), o.type), o.ignored);
   const changed = comparison.modified.union(comparison.added);
   const conflicts = new Map<string, FieldSet>();
   for (const [manager, ms] of managers) {
