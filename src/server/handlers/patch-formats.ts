@@ -3,6 +3,9 @@
 // fresh read of the object. Server-side apply adds its format here.
 import { decodeJsonPatch, applyJsonPatch } from '../../machinery/patch/json-patch.ts';
 import { decodeMergePatch, applyMergePatch } from '../../machinery/patch/merge-patch.ts';
+import { decodeStrategicPatch, strategicMergePatch, StrategicPatchError } from '../../machinery/patch/strategic.ts';
+import { decodeApplyBody, type ApplyBody } from '../../machinery/apply/apply-body.ts';
+import type { TSchema } from '@sinclair/typebox';
 import type { FieldValidation } from '../params.ts';
 import { decodeBinaryBody } from '../codecs/body.ts';
 import { APPLY_PATCH_CBOR_TYPE, APPLY_PATCH_YAML_TYPE, cborEnabled } from '../codecs/media-types.ts';
@@ -12,11 +15,14 @@ export interface DecodedPatch {
   strictErrors: string[];
   /** The patched document (the input is left untouched). Throws StatusError 422 when an operation fails. */
   apply(current: unknown): unknown;
+  /** Server-side apply: the parsed configuration, merged by the field manager instead of `apply`. */
+  applyBody?: ApplyBody;
 }
 
 export interface PatchFormat {
-  /** Reads the patch body; throws StatusError 400 (or 413) when it cannot be used. */
-  decode(text: string, fieldValidation: FieldValidation): DecodedPatch;
+  /** Reads the patch body; throws StatusError 400 (or 413) when it cannot be used. `schema` is the schema
+   *  of the patched document (strategic merge reads its patch markers; absent for free-form views). */
+  decode(text: string, fieldValidation: FieldValidation, schema?: TSchema): DecodedPatch;
   /** Server-side apply: `force` and `fieldManager` rules differ, and a missing object may be created. */
   apply?: boolean;
 }
@@ -32,6 +38,28 @@ export const PATCH_FORMATS: Record<string, PatchFormat> = {
     decode(text, fieldValidation) {
       const patch = decodeMergePatch(text, fieldValidation);
       return { strictErrors: patch.strictErrors, apply: (current) => applyMergePatch(current, patch.patch) };
+    },
+  },
+  'application/strategic-merge-patch+json': {
+    decode(text, fieldValidation, schema) {
+      const patch = decodeStrategicPatch(text, fieldValidation);
+      return {
+        strictErrors: patch.strictErrors,
+        apply: (current) => {
+          try {
+            return strategicMergePatch(current as Record<string, unknown>, patch.patch, schema);
+          } catch (err) {
+            throw err instanceof StrategicPatchError ? err.toStatus() : err;
+          }
+        },
+      };
+    },
+  },
+  [APPLY_PATCH_YAML_TYPE]: {
+    apply: true,
+    decode(text) {
+      const applyBody = decodeApplyBody(text);
+      return { strictErrors: [], applyBody, apply: () => applyBody.value };
     },
   },
 };

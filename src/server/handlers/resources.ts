@@ -18,6 +18,9 @@ import { serveWatch } from './watch.ts';
 import type { AdmissionChain } from '../../admission/chain.ts';
 import { deleteOptionsOf } from './delete-options.ts';
 import { patchFormatFor, patchBodyText, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
+import { serverSideApply } from './apply.ts';
+import { updateTracker } from '../../machinery/apply/kind-scope.ts';
+import { managerOrUserAgent } from '../../machinery/apply/field-manager.ts';
 
 export interface ResourceHandlerDeps {
   surface: ApiSurface;
@@ -72,11 +75,16 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
 }
 
 /** The object as the client's version sees it, encoded. Fast path: the storage version is served as cached. */
-function encodeFor(served: ServedResource, obj: CachedObject | { object: ApiObject; json: string }): { object: ApiObject; json: string } {
+export function encodeFor(served: ServedResource, obj: CachedObject | { object: ApiObject; json: string }): { object: ApiObject; json: string } {
   const v = served.version;
   if (!v.fromStorage) return { object: obj.object as ApiObject, json: obj.json };
   const converted = v.fromStorage(structuredClone(obj.object) as ApiObject);
   return { object: converted, json: JSON.stringify(converted) };
+}
+
+/** Records managedFields for a create, update or non-apply patch through `sub` ('' for the main resource). */
+function fieldTracker(served: ServedResource, req: Request, params: QueryParams, sub: string) {
+  return updateTracker(served.def, served.version.name, sub, managerOrUserAgent(params.fieldManager, req.headers['user-agent']));
 }
 
 function viewOf(served: ServedResource, sub: string) {
@@ -131,13 +139,13 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
     throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
   await deps.admission.admit({ operation: 'CREATE', served, namespace, name: object.metadata.name ?? '', object, ctx });
-  const result = await served.store.create(namespace, object, { ctx, dryRun: params.dryRun });
+  const result = await served.store.create(namespace, object, { ctx, dryRun: params.dryRun, trackFields: fieldTracker(served, req, params, '') });
   const enc = encodeFor(served, result);
   sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
 
 /** Kubernetes' checkName: the object must carry the URL's name, and no other namespace than the URL's. */
-function checkName(obj: ApiObject, name: string, namespace: string): void {
+export function checkName(obj: ApiObject, name: string, namespace: string): void {
   const meta = (obj.metadata ?? {}) as ApiObject['metadata'];
   const objName = typeof meta.name === 'string' ? meta.name : '';
   if (objName !== name) throw status.badRequest(`the name of the object (${objName}) does not match the name on the URL (${name})`);
@@ -189,7 +197,7 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
     if (view && current) next = view.update!(current, next);
     await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: next, oldObject: current, ctx });
     return next;
-  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name });
+  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name, trackFields: fieldTracker(served, req, params, sub) });
   const code = result.created ? 201 : 200;
   if (view?.get) return sendObject(res, code, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
@@ -205,11 +213,12 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
   if (view && (!view.verbs.includes('patch') || !view.get || !view.update)) throw status.methodNotAllowed('PATCH', served.store.gr);
   const body = await readBody(req);
   validateWriteOptions('PatchOptions', params, { apply: !!format.apply });
+  if (format.apply) return serverSideApply(deps, served, res, namespace, name, params, ctx, rep, format.decode(patchBodyText(body, patchType), params.fieldValidation).applyBody!);
   // The patch is read once; its errors are answered only once the object is known to exist, as Kubernetes
   // reads it only then.
   let patch: DecodedPatch | undefined;
   let patchError: unknown;
-  try { patch = format.decode(patchBodyText(body, patchType), params.fieldValidation); } catch (err) { patchError = err; }
+  try { patch = format.decode(patchBodyText(body, patchType), params.fieldValidation, view ? view.schema : served.version.schema); } catch (err) { patchError = err; }
   const result = await served.store.update(namespace, async (current) => {
     if (!current) throw status.notFound(served.store.gr, name);
     if (!patch) throw patchError;
@@ -227,7 +236,7 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
     }
     await deps.admission.admit({ operation: 'UPDATE', served, namespace, name, object: next, oldObject: current, ctx });
     return next;
-  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name });
+  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name, trackFields: fieldTracker(served, req, params, sub) });
   if (view?.get) return sendObject(res, 200, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
   sendJsonText(res, 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);

@@ -1,0 +1,45 @@
+// Server-side apply (PATCH with application/apply-patch+yaml): the body is the caller's whole intent for the
+// fields it manages. It is checked (type, no managedFields), decoded like a create body (fieldValidation),
+// merged onto the live object by the field manager (which creates the object when absent), then admitted,
+// defaulted, validated and stored like any write.
+import type { RequestContext } from '../../apis/kind.ts';
+import * as status from '../../machinery/status.ts';
+import { applyObject, checkApplyBody } from '../../machinery/apply/field-manager.ts';
+import { fieldManagerScope, writesStatusOnly } from '../../machinery/apply/kind-scope.ts';
+import type { ApplyBody } from '../../machinery/apply/apply-body.ts';
+import { decodeValue } from '../../registry/decode-body.ts';
+import { deepClone } from '../../machinery/schema/walk.ts';
+import type { ServedResource } from '../apis.ts';
+import type { Representation } from '../negotiate.ts';
+import type { QueryParams } from '../params.ts';
+import { sendJsonText, warningHeader, type Response } from '../respond.ts';
+import { checkName, encodeFor, type ResourceHandlerDeps } from './resources.ts';
+
+export async function serverSideApply(
+  deps: ResourceHandlerDeps, served: ServedResource, res: Response, namespace: string, name: string,
+  params: QueryParams, ctx: RequestContext, rep: Representation, body: ApplyBody,
+): Promise<void> {
+  const { def } = served;
+  const sub = ctx.subresource;
+  const statusOnly = writesStatusOnly(def, sub);
+  // Views (scale and the like) are another kind's object: they take the other patch types only.
+  if (sub && !statusOnly) throw status.unsupportedMediaType('', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  const scope = fieldManagerScope(def, served.version.name, sub);
+  checkApplyBody(scope, body.value);
+  const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, def, served.version, params.fieldValidation, JSON.stringify(body.value));
+  ctx.warnings.push(...decoded.warnings);
+  const config = decoded.object;
+  const manager = params.fieldManager ?? '';
+  const force = params.force === true;
+  const result = await served.store.update(namespace, async (current) => {
+    const obj = applyObject(scope, current, deepClone(config), { manager, force, rawConfig: body.value });
+    if (!current && obj.metadata.uid) {
+      throw status.conflict(served.store.gr, name, `uid mismatch: the provided object specified uid ${obj.metadata.uid}, and no existing object was found`);
+    }
+    checkName(obj, name, namespace);
+    await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: current, ctx });
+    return obj;
+  }, { ctx, dryRun: params.dryRun, subresource: statusOnly ? sub : '', allowCreate: !statusOnly, name });
+  const enc = encodeFor(served, result);
+  sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+}
