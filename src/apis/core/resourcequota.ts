@@ -148,6 +148,18 @@ function validateQuota(obj: ApiObject): FieldError[] {
   ];
 }
 
+/** ValidateResourceQuotaUpdate: the scopes (as a set) may not change. */
+function validateQuotaUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
+  const errs = validateQuota(obj);
+  const spec = (obj.spec ?? {}) as Obj, oldSpec = (old.spec ?? {}) as Obj;
+  const now = new Set(list<string>(spec.scopes)), before = new Set(list<string>(oldSpec.scopes));
+  if (now.size !== before.size || [...now].some((s) => !before.has(s))) {
+    const scopes = list<string>(spec.scopes);
+    errs.push(errorWithGoValue('FieldValueInvalid', 'spec.scopes', scopes, spec.scopes === undefined ? '[]core.ResourceQuotaScope(nil)' : scopesGoValue(scopes), 'field is immutable'));
+  }
+  return errs;
+}
+
 function quantityText(v: unknown): string {
   try { return quantityFromJSON(v).toString(); } catch { return '0'; }
 }
@@ -197,7 +209,7 @@ export const resourceQuotaKind: KindDefinition = {
     if (ctx.subresource === 'status') obj.spec = structuredClone(old.spec);
   },
   validate: validateQuota,
-  validateUpdate: validateQuota,
+  validateUpdate: (obj, old, ctx) => (ctx.subresource === 'status' ? validateQuota(obj) : validateQuotaUpdate(obj, old)),
   canonicalize,
 
   tableColumns: [

@@ -378,6 +378,10 @@ export const serviceKind: KindDefinition = {
   },
   validate: validateService,
   validateUpdate: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : [...validateService(obj), ...validateServiceUpdate(obj, old)]),
+  fieldSelectors: {
+    'spec.clusterIP': (o) => specOf(o).clusterIP ?? '',
+    'spec.type': (o) => specOf(o).type ?? '',
+  },
 
   tableColumns: [
     nameColumn,

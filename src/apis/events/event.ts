@@ -87,8 +87,8 @@ function strictErrors(obj: ApiObject): FieldError[] {
 
 const regarding = (f: string) => eventFieldGetters[`involvedObject.${f}`];
 
-/** Tables are built from objects as this group serves them: cells read them back in the core form. */
-const columns: TableColumn[] = eventTableColumns.map((c) => ({ ...c, cell: (o: ApiObject) => c.cell(o.apiVersion === `${GROUP}/v1` ? toCoreEvent(o) : o) }));
+/** Tables are built from objects as this group serves them (no involvedObject): cells read them in the core form. */
+const columns: TableColumn[] = eventTableColumns.map((c) => ({ ...c, cell: (o: ApiObject) => c.cell(o.involvedObject === undefined ? toCoreEvent(o) : o) }));
 
 export const eventsEventKind: KindDefinition = {
   group: GROUP,
