@@ -67,7 +67,7 @@ export function templateForReplicaSetErrors(spec: Obj): FieldError[] {
     if (isObj(spec.selector) && Object.keys(spec.selector.matchLabels ?? {}).length + (spec.selector.matchExpressions?.length ?? 0) === 0) matches = true;
   } catch {
     parsed = false;
-    errs.push(invalid('spec.selector', spec.selector, 'invalid label selector'));
+    errs.push(errorWithGoValue('FieldValueInvalid', 'spec.selector', spec.selector, goLabelSelector(spec.selector), 'invalid label selector'));
   }
   if (parsed && !matches) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.template.metadata.labels', labels, goStringMap(labels), '`selector` does not match template `labels`'));
   if (parsed) {
