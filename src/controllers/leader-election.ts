@@ -86,7 +86,9 @@ export function startLeaderElection(opts: LeaderElectionOptions): LeaderElector 
   const round = async () => {
     if (stopped) return;
     try {
-      setLeading(await tryAcquireOrRenew());
+      const won = await tryAcquireOrRenew();
+      // stop() may have come while this round was writing: it has the last word.
+      if (!stopped) setLeading(won);
     } catch (err) {
       // A conflict means another server wrote first; anything else (store unavailable) loses the lease
       // only once it could have expired, as the holder cannot renew either.
