@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encodeContinue, decodeContinue, validateListOptions, requestedResourceVersion } from './list.ts';
+import { StatusError } from '../machinery/status.ts';
+
+const refusal = (fn: () => unknown) => {
+  try { fn(); } catch (err) { if (err instanceof StatusError) return { code: err.code, message: err.message }; throw err; }
+  assert.fail('no error');
+};
+
+describe('continue tokens', () => {
+  it('round-trip the revision and the start key, opaque and URL-safe', () => {
+    const token = encodeContinue(42, 'ns/name\u0000');
+    assert.match(token, /^[A-Za-z0-9_-]+$/);
+    assert.deepEqual(decodeContinue(token), { rv: 42, start: 'ns/name\u0000' });
+    // A token handed out with a 410 continues at the latest revision.
+    assert.deepEqual(decodeContinue(encodeContinue(-1, 'a\u0000')), { rv: 0, start: 'a\u0000' });
+    // Kubernetes' own version string is understood too.
+    assert.equal(decodeContinue(Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv: 3, start: 'x' })).toString('base64url')).rv, 3);
+  });
+
+  it('refuse what they cannot be, with Kubernetes\' texts', () => {
+    const t = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const prefix = 'invalid continue token: continue key is not valid: ';
+    assert.deepEqual(refusal(() => decodeContinue('ab=c')), { code: 400, message: `${prefix}illegal base64 data at input byte 2` });
+    assert.deepEqual(refusal(() => decodeContinue('abcde')), { code: 400, message: `${prefix}illegal base64 data at input byte 4` });
+    assert.equal(refusal(() => decodeContinue('')).message, `${prefix}unexpected end of JSON input`);
+    assert.equal(refusal(() => decodeContinue(t({ v: 'meta.svc.io/v1', rv: 1, start: 'a//b' }))).message, `${prefix}a//b`);
+    assert.equal(refusal(() => decodeContinue(t({ v: 'meta.svc.io/v1', rv: 1, start: 'a/' }))).message, `${prefix}a/`);
+    assert.equal(refusal(() => decodeContinue(t({ v: 'meta.svc.io/v1', rv: 1, start: './a' }))).message, `${prefix}./a`);
+    assert.equal(refusal(() => decodeContinue(t({ v: 'meta.svc.io/v1', rv: 1.5, start: 'a' }))).message, `${prefix}json: cannot unmarshal number into Go struct field continueToken.rv of type int64`);
+  });
+});
+
+describe('ListOptions validation', () => {
+  it('accepts what Kubernetes accepts', () => {
+    for (const opts of [{}, { resourceVersion: '5', resourceVersionMatch: 'Exact' }, { resourceVersion: '0', resourceVersionMatch: 'NotOlderThan' }, { watch: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' }, { watch: true, sendInitialEvents: false, resourceVersionMatch: 'NotOlderThan' }, { watch: true, resourceVersion: '7' }]) {
+      assert.doesNotThrow(() => validateListOptions(opts), JSON.stringify(opts));
+    }
+  });
+
+  it('lists an unsupported match with every supported value, the empty one included', () => {
+    assert.equal(refusal(() => validateListOptions({ resourceVersion: '5', resourceVersionMatch: 'Newest' })).message, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""');
+    assert.equal(refusal(() => validateListOptions({ watch: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', continue: 'x' })).message, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided');
+  });
+});
+
+describe('requestedResourceVersion', () => {
+  it('reads unset, 0 and N, and fails a non-version as Kubernetes\' watch cache does', () => {
+    assert.equal(requestedResourceVersion(undefined), undefined);
+    assert.equal(requestedResourceVersion(''), undefined);
+    assert.equal(requestedResourceVersion('0'), 0);
+    assert.equal(requestedResourceVersion('18446744073709551615'), 18446744073709551615);
+    assert.deepEqual(refusal(() => requestedResourceVersion('1.5')), { code: 500, message: 'resourceVersion: Invalid value: "1.5": strconv.ParseUint: parsing "1.5": invalid syntax' });
+  });
+});
