@@ -178,6 +178,15 @@ function specErrors(obj: ApiObject): FieldError[] {
   return errs;
 }
 
+/** ValidateIngressCreate's addition: the legacy class annotation and the class name agree when both are set. */
+function classAnnotationErrors(obj: ApiObject): FieldError[] {
+  const annotations = obj.metadata.annotations ?? {};
+  const className = specOf(obj).ingressClassName;
+  if (!Object.hasOwn(annotations, LEGACY_CLASS_ANNOTATION) || typeof className !== 'string') return [];
+  const value = annotations[LEGACY_CLASS_ANNOTATION];
+  return value === className ? [] : [invalid(`annotations.${LEGACY_CLASS_ANNOTATION}`, value, 'must match `ingressClassName` when both are specified')];
+}
+
 /** ValidateIngressLoadBalancerStatus. */
 function statusErrors(obj: ApiObject): FieldError[] {
   const errs: FieldError[] = [];
@@ -232,7 +241,7 @@ export const ingressKind: KindDefinition = {
   prepareForCreate(obj) {
     obj.status = { loadBalancer: {} };
   },
-  validate: specErrors,
+  validate: (obj) => [...specErrors(obj), ...classAnnotationErrors(obj)],
   validateUpdate: (obj, _old, ctx) => (ctx.subresource === 'status' ? statusErrors(obj) : specErrors(obj)),
 
   tableColumns: [
