@@ -12,13 +12,9 @@ import type { ServedResource } from '../server/apis.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 
 const DEFAULT = 'ingressclass.platform.io/is-default-class';
-let storage: SqliteStorage;
-let classes: ResourceStore;
-before(async () => {
-  storage = SqliteStorage.open(':memory:');
-  classes = new ResourceStore(ingressClassKind, storage);
-  await classes.cache.start();
-});
+const storage = SqliteStorage.open(':memory:');
+const classes = new ResourceStore(ingressClassKind, storage);
+before(async () => { await classes.cache.start(); });
 after(async () => { classes.cache.stop(); await storage.close(); });
 
 const cls = (name: string, isDefault: boolean | string, created = '2024-05-01T10:00:00Z'): ApiObject => ({
