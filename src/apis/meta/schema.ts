@@ -74,8 +74,10 @@ export const S = {
   map<T extends TSchema>(value: T, o: FieldOptions & { atomic?: boolean } = {}): TRecord<TString, T> {
     return Type.Record(Type.String(), value, ext(o)) as TRecord<TString, T>;
   },
+  /** A list: atomic unless it declares a list type, or a merge patch strategy (then, as in Kubernetes,
+   *  apply derives its semantics from the strategy and merge key). */
   list<T extends TSchema>(items: T, o: ListOptions = {}): TArray<T> {
-    return Type.Array(items, ext({ listType: 'atomic', ...o }));
+    return Type.Array(items, ext({ ...o, listType: o.listType ?? (o.patchStrategy?.includes('merge') ? undefined : 'atomic') }));
   },
   /** `[]byte`: base64 text. */
   bytes(o: FieldOptions = {}): TString {
