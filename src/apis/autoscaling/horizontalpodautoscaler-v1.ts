@@ -164,7 +164,7 @@ export function hpaToV1(obj: ApiObject): ApiObject {
   outStatus.desiredReplicas = status.desiredReplicas ?? 0;
   const cpuStatus = currentMetrics.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu' && set(m.resource?.current?.averageUtilization));
   if (cpuStatus) outStatus.currentCPUUtilizationPercentage = cpuStatus.resource.current.averageUtilization;
-  return { kind: obj.kind, apiVersion: obj.apiVersion, metadata, spec: outSpec, status: outStatus };
+  return { kind: obj.kind, apiVersion: 'autoscaling/v1', metadata, spec: outSpec, status: outStatus };
 }
 
 // ---- v1 -> v2 (stored) ----
@@ -297,5 +297,5 @@ export function hpaFromV1(obj: ApiObject): ApiObject {
       ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}),
     }));
   }
-  return { kind: obj.kind, apiVersion: obj.apiVersion, metadata, spec: outSpec, status: outStatus };
+  return { kind: obj.kind, apiVersion: 'autoscaling/v2', metadata, spec: outSpec, status: outStatus };
 }

@@ -107,6 +107,7 @@ test('v1 -> v2: targetCPUUtilizationPercentage is a cpu Utilization metric; the 
     spec: { scaleTargetRef: ref, minReplicas: 2, maxReplicas: 6, targetCPUUtilizationPercentage: 70 },
   };
   const v2 = hpaFromV1(structuredClone(v1));
+  assert.equal(v2.apiVersion, 'autoscaling/v2');
   assert.deepEqual(v2.metadata.annotations, { keep: 'me' });
   assert.deepEqual(v2.spec, {
     scaleTargetRef: ref, minReplicas: 2, maxReplicas: 6,
@@ -131,7 +132,8 @@ test('v2 -> v1: cpu utilization to targetCPUUtilizationPercentage; other metrics
       conditions: [{ type: 'AbleToScale', status: 'True', lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'ReadyForNewScale' }],
     },
   };
-  const v1 = hpaToV1(structuredClone(v2));
+  const v1 = hpaToV1({ ...structuredClone(v2), apiVersion: 'autoscaling/v2' });
+  assert.equal(v1.apiVersion, 'autoscaling/v1');
   assert.deepEqual(v1.spec, { scaleTargetRef: ref, minReplicas: 1, maxReplicas: 4, targetCPUUtilizationPercentage: 60 });
   assert.deepEqual(v1.status, { currentReplicas: 2, desiredReplicas: 3, currentCPUUtilizationPercentage: 55 });
   const a = v1.metadata.annotations!;

@@ -40,11 +40,13 @@ test('declaration: events.svc.io/v1, stored as core v1 events under the same key
 
 test('conversion: regarding <-> involvedObject, note <-> message, reportingController <-> reportingComponent, deprecated* <-> the old fields', () => {
   const core = toCoreEvent(v1({ related: { kind: 'Node', name: 'n1' }, series: { count: 2, lastObservedTime: eventTime }, deprecatedCount: 3, deprecatedSource: { component: 'c' }, deprecatedFirstTimestamp: '2024-05-01T09:00:00Z', deprecatedLastTimestamp: '2024-05-01T09:30:00Z' }));
+  assert.equal(core.apiVersion, 'v1');
   assert.deepEqual(core.involvedObject, { kind: 'Pod', name: 'web-1', namespace: 'ns' });
   assert.deepEqual([core.message, core.reportingComponent, core.count, core.source, core.firstTimestamp, core.lastTimestamp], ['pulled the image', 'example.com/ctl', 3, { component: 'c' }, '2024-05-01T09:00:00Z', '2024-05-01T09:30:00Z']);
   assert.deepEqual(core.related, { kind: 'Node', name: 'n1' });
   for (const k of ['regarding', 'note', 'reportingController', 'deprecatedCount', 'deprecatedSource']) assert.equal(core[k], undefined, k);
-  const back = fromCoreEvent({ ...core, apiVersion: 'events.svc.io/v1' });
+  const back = fromCoreEvent(core);
+  assert.equal(back.apiVersion, 'events.svc.io/v1');
   assert.deepEqual(back.regarding, core.involvedObject);
   assert.deepEqual([back.note, back.reportingController, back.deprecatedCount], ['pulled the image', 'example.com/ctl', 3]);
   // A core event seen through events.svc.io/v1: zero values left out, struct fields always there.

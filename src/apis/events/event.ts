@@ -55,13 +55,13 @@ const FIELD_MAP: [string, string][] = [
 const ALWAYS_WRITTEN = new Set(['eventTime', 'regarding', 'deprecatedSource', 'deprecatedFirstTimestamp', 'deprecatedLastTimestamp']);
 
 export function toCoreEvent(obj: ApiObject): ApiObject {
-  const out: ApiObject = { apiVersion: obj.apiVersion, kind: obj.kind, metadata: obj.metadata };
+  const out: ApiObject = { apiVersion: 'v1', kind: obj.kind, metadata: obj.metadata };
   for (const [v1, core] of FIELD_MAP) if (obj[v1] !== undefined) out[core] = obj[v1];
   return out;
 }
 
 export function fromCoreEvent(obj: ApiObject): ApiObject {
-  const out: ApiObject = { kind: obj.kind, apiVersion: obj.apiVersion, metadata: obj.metadata };
+  const out: ApiObject = { kind: obj.kind, apiVersion: `${GROUP}/v1`, metadata: obj.metadata };
   for (const [v1, core] of FIELD_MAP) {
     const v = obj[core];
     const empty = v === undefined || v === null || v === '' || v === 0;
