@@ -29,7 +29,7 @@ export class Context {
     this.tmpRoot = mkdtempSync(join(tmpParent, 'capstan-bench-'));
     this.logDir = join(this.tmpRoot, 'logs');
     mkdirSync(this.logDir);
-    this.shape = options.quick ? { warmupS: 0.3, durationS: 1, runs: 3 } : { warmupS: 1, durationS: 2.5, runs: 3 };
+    this.shape = options.quick ? { warmupS: 0.3, durationS: 0.8, runs: 3 } : { warmupS: 1, durationS: 2.5, runs: 3 };
   }
 
   get quick(): boolean { return this.options.quick; }

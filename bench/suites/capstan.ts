@@ -85,6 +85,7 @@ async function listFigure(ctx: Context, system: string, workload: string, target
 const WATCHERS = 1000;
 const WRITES_PER_S = 1000;
 const WATCHED_OBJECTS = 1000;
+const GRACE_MS = (ctx: Context) => (ctx.quick ? 400 : 1500);
 
 /**
  * 1,000 watchers on one namespace, in two child processes over 10 HTTP/2 connections, while a writer
@@ -109,7 +110,7 @@ async function fanOut(ctx: Context, system: string, target: Target, api: ApiClie
     const writes: number[] = [];
     const delivered: number[] = [];
     let closedAtEnd = 0;
-    const durationS = ctx.quick ? 1.5 : 4;
+    const durationS = ctx.quick ? 1 : 4;
     // Warm-up: the first writes through a fresh fan-out path run cold code.
     await ctx.http().call<PacedWriterResult>({ kind: 'paced-writer', target, namespace: WATCH_NAMESPACE, names, ratePerS: WRITES_PER_S, durationS: ctx.shape.warmupS, connections: 64 });
     await sleep(ctx.quick ? 300 : 1000);
@@ -117,7 +118,7 @@ async function fanOut(ctx: Context, system: string, target: Target, api: ApiClie
       const marks = await Promise.all(watchers.map((w) => w.call<{ at: number }>({ kind: 'watch-mark' })));
       const wr = await ctx.http().call<PacedWriterResult>({ kind: 'paced-writer', target, namespace: WATCH_NAMESPACE, names, ratePerS: WRITES_PER_S, durationS, connections: 64 });
       const snaps = await Promise.all(watchers.map((w) => w.call<WatchSnapshot>({ kind: 'watch-snapshot' })));
-      await sleep(ctx.quick ? 500 : 1500); // late events still count for latency and the delivered share
+      await sleep(GRACE_MS(ctx)); // late events still count for latency and the delivered share
       const collected = await Promise.all(watchers.map((w) => w.call<WatchCollect>({ kind: 'watch-collect' })));
       const seconds = (Math.max(...snaps.map((s) => s.at)) - Math.min(...marks.map((m) => m.at))) / 1000;
       rates.push(snaps.reduce((n, s) => n + s.events, 0) / seconds);
@@ -132,7 +133,7 @@ async function fanOut(ctx: Context, system: string, target: Target, api: ApiClie
     }
     const share = delivered.sort((a, b) => a - b)[Math.floor(delivered.length / 2)];
     const writeRate = [...writes].sort((a, b) => a - b)[Math.floor(writes.length / 2)];
-    const note = `${open} watchers; the writer achieved ${Math.round(writeRate)} of ${WRITES_PER_S} writes/s; ${(share * 100).toFixed(1)}% of offered events arrived within ${ctx.quick ? 0.5 : 1.5} s after the writer stopped${closedAtEnd ? `; ${closedAtEnd} watches closed by the server` : ''}`;
+    const note = `${open} watchers; the writer achieved ${Math.round(writeRate)} of ${WRITES_PER_S} writes/s; ${(share * 100).toFixed(1)}% of offered events arrived within ${GRACE_MS(ctx) / 1000} s after the writer stopped${closedAtEnd ? `; ${closedAtEnd} watches closed by the server` : ''}`;
     ctx.figures.add(system, W.fanoutRate, null, 'events/s', rates, note);
     ctx.figures.add(system, W.fanoutP50, null, 'ms', p50);
     ctx.figures.add(system, W.fanoutP99, null, 'ms', p99);

@@ -85,7 +85,7 @@ export async function storedSuite(ctx: Context): Promise<void> {
   for (let i = 0; i < 3; i++) {
     server = await startCapstan({ repoRoot: REPO_ROOT, dataDir, logDir: ctx.logDir, name: `capstan-stored-${i}` });
     ready.push(server.readyMs);
-    await sleep(ctx.quick ? 1000 : 3000);
+    await sleep(ctx.quick ? 500 : 3000);
     rss.push(rssMb(server.pid) ?? NaN);
     await server.stop();
   }
