@@ -23,7 +23,7 @@ import { rbacAuthorizer } from './authz/rbac/authorizer.ts';
 import { RuleResolver } from './authz/rbac/resolver.ts';
 import type { Attributes, Decision, RulesResult } from './authz/types.ts';
 import { nodeRestrictionAdmission, rbacEscalationAdmission } from './admission.ts';
-import { serveReview, AUTHENTICATION_GROUP, AUTHORIZATION_GROUP, CLIENT_GROUP_ALIASES } from './reviews.ts';
+import { serveReview, AUTHENTICATION_GROUP, AUTHORIZATION_GROUP } from './reviews.ts';
 import { serveTokenRequest } from './token-request.ts';
 import { CacheFreshness, PodsByNode, rbacStores, storeBindingLookup, storeRbacSource, type StoreLookup } from './stores.ts';
 import { SYSTEM_MASTERS } from './user.ts';
@@ -66,12 +66,6 @@ const REVIEW_KINDS = new Set([
   `${AUTHORIZATION_GROUP}/subjectaccessreviews`, `${AUTHORIZATION_GROUP}/selfsubjectaccessreviews`,
   `${AUTHORIZATION_GROUP}/localsubjectaccessreviews`, `${AUTHORIZATION_GROUP}/selfsubjectrulesreviews`,
 ]);
-
-/** The renamed group of a review request made in Kubernetes' group name, or undefined. */
-function reviewAlias(info: Pick<RequestInfo, 'apiGroup' | 'resource'>): string | undefined {
-  const group = CLIENT_GROUP_ALIASES[info.apiGroup];
-  return group && REVIEW_KINDS.has(`${group}/${info.resource}`) ? group : undefined;
-}
 
 export class AccessControl {
   readonly authenticator: RequestAuthenticator;
@@ -183,15 +177,15 @@ export class AccessControl {
       }, req, res, info, query);
       return true;
     }
-    const group = reviewAlias(info) ?? info.apiGroup;
-    if (!REVIEW_KINDS.has(`${group}/${info.resource}`)) return false;
-    const served = this.registry?.surface.lookup(group, info.apiVersion, info.resource);
+    // A review addressed by Kubernetes' group name arrives here as the renamed group (RequestInfo.apiGroup).
+    if (!REVIEW_KINDS.has(`${info.apiGroup}/${info.resource}`)) return false;
+    const served = this.registry?.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
     if (!served) return false;
     await serveReview({
       authorize: (a) => this.authorize(a),
       rulesFor: (u, ns) => this.rulesFor(u, ns),
       authenticateToken: (t, auds) => this.authenticateToken(t, auds),
-    }, served, req, res, info, query, user, info.apiGroup);
+    }, served, req, res, info, query, user, info.clientGroup);
     return true;
   }
 
@@ -221,7 +215,7 @@ export class AccessControl {
 export function requestAttributes(user: UserInfo, info: RequestInfo, query: URLSearchParams): Attributes {
   const attrs: Attributes = {
     user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
-    namespace: info.namespace, apiGroup: (info.isResourceRequest && reviewAlias(info)) || info.apiGroup, apiVersion: info.apiVersion,
+    namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion,
     resource: info.resource, subresource: info.subresource, name: info.name,
   };
   if (info.isResourceRequest && (info.verb === 'list' || info.verb === 'watch' || info.verb === 'deletecollection')) {

@@ -7,6 +7,7 @@ import { type FieldError, invalid } from '../machinery/field-errors.ts';
 import * as status from '../machinery/status.ts';
 import { decodeReviewBody } from './decode.ts';
 import type { ServedResource } from '../server/apis.ts';
+import { kubernetesGroupOf } from '../server/group-alias.ts';
 import { negotiate, contentTypeOf } from '../server/negotiate.ts';
 import { parseQuery } from '../server/params.ts';
 import { readBody, sendObject, warningHeader, type Request, type Response } from '../server/respond.ts';
@@ -18,16 +19,6 @@ import { withAuthenticatedGroup } from './user.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.svc.io';
 export const AUTHORIZATION_GROUP = 'authorization.svc.io';
-
-/**
- * Unmodified kubectl and client-go post reviews and token requests in Kubernetes' own group names
- * (`kubectl auth can-i`, `auth whoami`, `create token`): those reach the same endpoints, are authorized as
- * the renamed group, and are answered in the group the client used. Discovery lists only the renamed ones.
- */
-export const CLIENT_GROUP_ALIASES: Record<string, string> = {
-  'authentication.k8s.io': AUTHENTICATION_GROUP,
-  'authorization.k8s.io': AUTHORIZATION_GROUP,
-};
 
 export interface ReviewDeps {
   authorize(attrs: Attributes): Promise<Decision>;
@@ -44,8 +35,8 @@ export function reviewMethodNotAllowed(): status.StatusError {
 
 /**
  * Serves POST on a review collection; throws a StatusError for anything else. `clientGroup` is the group
- * the client addressed (Kubernetes' own name for the renamed group, from unmodified clients): the body is
- * read and the answer written in it.
+ * the client addressed (Kubernetes' own name for the renamed group, from unmodified clients such as
+ * `kubectl auth can-i`; see src/server/group-alias.ts): the body is read and the answer written in it.
  */
 export async function serveReview(deps: ReviewDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: UserInfo, clientGroup = served.def.group): Promise<void> {
   const def = served.def;
@@ -54,7 +45,8 @@ export async function serveReview(deps: ReviewDeps, served: ServedResource, req:
   const params = parseQuery(query, 'create');
   const rep = negotiate(req.headers.accept, [''], { objects: true });
   const body = await readBody(req);
-  const groups = [def.group, ...Object.keys(CLIENT_GROUP_ALIASES).filter((a) => CLIENT_GROUP_ALIASES[a] === def.group)];
+  const alias = kubernetesGroupOf(def.group);
+  const groups = alias === undefined ? [def.group] : [def.group, alias];
   const { object, warnings, group } = decodeReviewBody(body, contentTypeOf(req.headers['content-type']), def.kind, groups, served.version, params.fieldValidation);
   const answerGroup = clientGroup !== def.group ? clientGroup : group;
   const bodyNs = object.metadata?.namespace;

@@ -15,6 +15,7 @@ import type { RequestInfo } from '../server/requestinfo.ts';
 import type { TokenIssuer, ObjectRef } from './authn/service-account-tokens.ts';
 import type { CacheFreshness, StoreLookup } from './stores.ts';
 import { AUTHENTICATION_GROUP, reviewMethodNotAllowed } from './reviews.ts';
+import { kubernetesGroupOf } from '../server/group-alias.ts';
 
 const tokenRequestVersion: VersionDefinition = { name: 'v1', stability: 'stable', schema: TokenRequestSchema };
 
@@ -45,7 +46,7 @@ export async function serveTokenRequest(deps: TokenRequestDeps, req: Request, re
   const rep = negotiate(req.headers.accept, [''], { objects: true });
   const body = await readBody(req);
   // Unmodified clients (kubectl create token) send and expect authentication.k8s.io/v1.
-  const { object, warnings, group: clientGroup } = decodeReviewBody(body, contentTypeOf(req.headers['content-type']), 'TokenRequest', [AUTHENTICATION_GROUP, 'authentication.k8s.io'], tokenRequestVersion, params.fieldValidation);
+  const { object, warnings, group: clientGroup } = decodeReviewBody(body, contentTypeOf(req.headers['content-type']), 'TokenRequest', [AUTHENTICATION_GROUP, kubernetesGroupOf(AUTHENTICATION_GROUP)!], tokenRequestVersion, params.fieldValidation);
   const namespace = info.namespace;
   const name = info.name;
   const meta = object.metadata as Obj;

@@ -73,3 +73,13 @@ test('a patched object: 422 on decoding failures, patch strict errors first', ()
   assert.match(typed.message, /: json: cannot unmarshal number into Go struct field ConfigMap\.data of type string$/);
   assert.deepEqual(decodePatchedObject({ ...base, extra: 1 }, configMapKind, v1, 'Ignore', ['ignored']).warnings, []);
 });
+
+test('Kubernetes\' name of a renamed group reads as the group; another group is refused', () => {
+  const lv1 = leaseKind.versions.find((v) => v.name === 'v1')!;
+  const lease = (apiVersion: string) => decodeBody(Buffer.from(JSON.stringify({ apiVersion, kind: 'Lease', metadata: { name: 'l' } })), 'application/json', leaseKind, lv1, 'Strict');
+  assert.equal(lease('coordination.k8s.io/v1').object.apiVersion, 'coordination.svc.io/v1');
+  assert.equal(lease('coordination.svc.io/v1').object.apiVersion, 'coordination.svc.io/v1');
+  assert.equal(refusal(() => lease('networking.k8s.io/v1')).code, 400);
+  const patched = decodePatchedObject({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' } }, leaseKind, lv1, 'Strict', []);
+  assert.equal(patched.object.apiVersion, 'coordination.svc.io/v1');
+});

@@ -16,6 +16,7 @@ import {
 import { patchedObjectInvalid } from '../machinery/patch/patch-errors.ts';
 import { decodeBinaryBody } from '../server/codecs/body.ts';
 import { bodyMediaTypes } from '../server/codecs/media-types.ts';
+import { renamedGroupOf } from '../server/group-alias.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
@@ -120,7 +121,8 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
 /**
  * Reads apiVersion and kind the way the JSON serializer does: each defaults to the URL's when absent, a
  * type the scheme does not know or cannot convert into the URL's kind fails decoding, and a version of
- * the right kind other than the URL's is left for the caller to refuse.
+ * the right kind other than the URL's is left for the caller to refuse. Kubernetes' name of the kind's
+ * renamed group (what typed clients write: `rbac.authorization.k8s.io/v1`) reads as the group itself.
  */
 function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersion: VersionDefinition, body: () => string): Resolution {
   for (const field of ['apiVersion', 'kind'] as const) {
@@ -131,6 +133,7 @@ function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersi
   }
   const bodyKind = (raw.kind as string | null | undefined) || def.kind;
   let gv = parseGroupVersion((raw.apiVersion as string | null | undefined) ?? '') ?? { group: '', version: '' };
+  if (gv.group && gv.group !== def.group && renamedGroupOf(gv.group) === def.group) gv = { group: def.group, version: gv.version };
   if (gv.version === '' && gv.group === '') gv = { group: def.group, version: urlVersion.name };
   else if (gv.version === '' && gv.group === def.group) gv = { group: def.group, version: urlVersion.name };
   if (gv.version === '') {

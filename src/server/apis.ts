@@ -2,20 +2,35 @@
 // declarations and the runtime configuration. Discovery, OpenAPI and routing all read this one table.
 import type { KindDefinition, VersionDefinition } from '../apis/kind.ts';
 import type { ResourceStore } from '../registry/store.ts';
+import { renamedGroupOf, type GroupAlias } from './group-alias.ts';
 
 export interface ServedResource {
   def: KindDefinition;
   version: VersionDefinition;
   store: ResourceStore;
+  /** Set for one request that named the group by Kubernetes' name: answers are written in that name. */
+  alias?: GroupAlias;
 }
 
 export class ApiSurface {
   private readonly byPath = new Map<string, ServedResource>();
+  private readonly groups = new Set<string>();
   readonly served: ServedResource[] = [];
 
   add(entry: ServedResource): void {
     this.served.push(entry);
+    this.groups.add(entry.def.group);
     this.byPath.set(`${entry.def.group}/${entry.version.name}/${entry.def.plural}`, entry);
+  }
+
+  /**
+   * The group that serves a request addressed to `group`: the group itself, or for Kubernetes' name of a
+   * renamed group (`rbac.authorization.k8s.io`) the renamed one, when that is served and the name is not.
+   */
+  servingGroup(group: string): string {
+    if (this.groups.has(group)) return group;
+    const renamed = renamedGroupOf(group);
+    return renamed !== undefined && this.groups.has(renamed) ? renamed : group;
   }
 
   lookup(group: string, version: string, resource: string): ServedResource | undefined {

@@ -45,7 +45,7 @@ export function buildHandler(deps: HandlerDeps) {
 async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://localhost');
   const path = url.pathname;
-  const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams);
+  const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams, (group) => deps.surface.servingGroup(group));
 
   // Authentication, impersonation and authorization: a refused request ends here with a 401 or 403.
   const user = await deps.access.admit(req, info, url.searchParams);

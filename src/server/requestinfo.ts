@@ -1,4 +1,5 @@
 // Parses a request's path and method once into what every later layer reads (Kubernetes' RequestInfo).
+import { parseBool } from './params.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -6,7 +7,10 @@ export interface RequestInfo {
   /** API verb: get, list, watch, create, update, patch, delete, deletecollection; for non-resource requests the lower-case method. */
   verb: string;
   apiPrefix: string;
+  /** The group that serves the request (authorization and the registry see this one). */
   apiGroup: string;
+  /** The group as the URL names it: Kubernetes' name of a renamed group, which answers are written in, or apiGroup. */
+  clientGroup: string;
   apiVersion: string;
   namespace: string;
   resource: string;
@@ -18,9 +22,13 @@ export interface RequestInfo {
 
 const methodVerbs: Record<string, string> = { POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
-export function parseRequestInfo(method: string, path: string, query: URLSearchParams): RequestInfo {
+/**
+ * `servingGroup` maps the URL's group to the group that serves it (ApiSurface.servingGroup: Kubernetes'
+ * names of renamed groups are served by the renamed ones).
+ */
+export function parseRequestInfo(method: string, path: string, query: URLSearchParams, servingGroup: (group: string) => string = (g) => g): RequestInfo {
   const info: RequestInfo = {
-    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '',
+    isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', clientGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', parts: [],
   };
   let cur = path.replace(/^\/+|\/+$/g, '').split('/').map(safeDecode);
@@ -29,7 +37,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   cur = cur.slice(1);
   if (info.apiPrefix === 'apis') {
     if (cur.length < 3) return info; // /apis, /apis/{g}, /apis/{g}/{v} are discovery
-    info.apiGroup = cur[0];
+    info.clientGroup = cur[0];
+    info.apiGroup = servingGroup(cur[0]);
     cur = cur.slice(1);
   } else if (cur.length < 2) {
     return info; // /api, /api/v1
@@ -56,13 +65,10 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   info.parts = cur.slice(3);
   if (info.resource === 'namespaces' && info.name) info.namespace = info.name;
 
-  if (!info.name && info.verb === 'get') {
-    const w = query.get('watch');
-    info.verb = w === '1' || w === 'true' ? 'watch' : 'list';
-  } else if (info.name && info.verb === 'get') {
-    const w = query.get('watch');
-    if (w === '1' || w === 'true') info.verb = 'watch';
-  }
+  // `watch` reads as ListOptions reads booleans: anything but 0, f and false (any case) is true.
+  const watch = query.get('watch');
+  if (info.verb === 'get' && watch !== null && parseBool(watch)) info.verb = 'watch';
+  else if (!info.name && info.verb === 'get') info.verb = 'list';
   if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
   return info;
 }

@@ -157,14 +157,22 @@ export function roleRefUpdateErrors(obj: ApiObject, old: ApiObject): FieldError[
   return [errorWithGoValue('FieldValueInvalid', 'roleRef', a, rendered, 'cannot change roleRef')];
 }
 
-/** SetDefaults_RoleBinding and SetDefaults_Subject: the RBAC group for roles, users and groups. */
+/** Kubernetes' name of GROUP, which unmodified kubectl writes in the bindings it creates (`kubectl create rolebinding`). */
+const KUBERNETES_GROUP = 'rbac.authorization.k8s.io';
+
+/**
+ * SetDefaults_RoleBinding and SetDefaults_Subject: the RBAC group for roles, users and groups. Kubernetes'
+ * name of the group reads as the group itself.
+ */
 export function defaultBinding(obj: ApiObject): void {
   const ref = (obj.roleRef ??= {}) as RoleRefT;
-  if (!ref.apiGroup) ref.apiGroup = GROUP;
+  if (!ref.apiGroup || ref.apiGroup === KUBERNETES_GROUP) ref.apiGroup = GROUP;
   ref.kind ??= '';
   ref.name ??= '';
   for (const s of subjectsOf(obj)) {
-    if (!s || s.apiGroup) continue;
+    if (!s) continue;
+    if (s.apiGroup === KUBERNETES_GROUP) s.apiGroup = GROUP;
+    if (s.apiGroup) continue;
     if (s.kind === USER || s.kind === GROUP_KIND) s.apiGroup = GROUP;
   }
 }

@@ -7,6 +7,7 @@ import { allKinds } from '../../apis/index.ts';
 import { apiVersionOf, listKindOf, type KindDefinition } from '../../apis/kind.ts';
 import { decodeMessage, encodeMessage, ProtobufError, readError } from './protobuf.ts';
 import { DeleteOptionsSchema, listSchemaOf, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, ScaleSchema, StatusSchema } from './meta-schemas.ts';
+import { kubernetesGroupOf } from '../group-alias.ts';
 
 export const PROTOBUF_MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
 
@@ -75,11 +76,17 @@ export class ProtobufTypes {
   readonly #types = new Map<string, TSchema>();
 
   constructor(kinds: KindDefinition[]) {
+    const groups = new Set(kinds.map((def) => def.group));
     for (const def of kinds) {
+      // Typed clients envelope renamed groups' objects in Kubernetes' group name: both name the same types.
+      const alias = kubernetesGroupOf(def.group);
+      const names = alias !== undefined && !groups.has(alias) ? [def.group, alias] : [def.group];
       for (const version of def.versions) {
-        const apiVersion = apiVersionOf(def.group, version.name);
-        this.#types.set(`${apiVersion}|${def.kind}`, version.schema);
-        this.#types.set(`${apiVersion}|${listKindOf(def)}`, listSchemaOf(version.schema));
+        for (const group of names) {
+          const apiVersion = apiVersionOf(group, version.name);
+          this.#types.set(`${apiVersion}|${def.kind}`, version.schema);
+          this.#types.set(`${apiVersion}|${listKindOf(def)}`, listSchemaOf(version.schema));
+        }
       }
     }
     for (const group of META_GROUPS) {

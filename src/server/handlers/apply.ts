@@ -10,6 +10,7 @@ import type { ApplyBody } from '../../machinery/apply/apply-body.ts';
 import { decodeValue } from '../../registry/decode-body.ts';
 import { deepClone } from '../../machinery/schema/walk.ts';
 import type { ServedResource } from '../apis.ts';
+import { apiVersionFromAlias } from '../group-alias.ts';
 import type { Representation } from '../negotiate.ts';
 import type { QueryParams } from '../params.ts';
 import { sendJsonText, warningHeader, type Response } from '../respond.ts';
@@ -25,6 +26,8 @@ export async function serverSideApply(
   // Views (scale and the like) are another kind's object: they take the other patch types only.
   if (sub && !statusOnly) throw status.unsupportedMediaType('', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   const scope = fieldManagerScope(def, served.version.name, sub);
+  // Typed clients name the group by Kubernetes' name: the configuration is read in the served one.
+  if (typeof body.value.apiVersion === 'string') body.value.apiVersion = apiVersionFromAlias(body.value.apiVersion, def.group);
   checkApplyBody(scope, body.value);
   const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, def, served.version, params.fieldValidation, JSON.stringify(body.value));
   ctx.warnings.push(...decoded.warnings);

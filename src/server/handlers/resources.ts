@@ -5,10 +5,11 @@ import type { RequestContext, ViewSubresource } from '../../apis/kind.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
 import * as status from '../../machinery/status.ts';
 import { patchedObjectInvalid } from '../../machinery/patch/patch-errors.ts';
-import { listObjects, syncToStorage, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
+import { listObjects, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
 import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decode-body.ts';
-import type { CachedObject } from '../../storage/cache.ts';
+import { decodeKv, type CachedObject } from '../../storage/cache.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
+import { GroupAlias } from '../group-alias.ts';
 import { negotiate, contentTypeOf, type Representation } from '../negotiate.ts';
 import { parseQuery, validateWriteOptions, type QueryParams } from '../params.ts';
 import { readBody, sendJsonText, sendObject, warningHeader, type Request, type Response } from '../respond.ts';
@@ -31,8 +32,24 @@ export interface ResourceHandlerDeps {
 }
 
 export async function handleResource(deps: ResourceHandlerDeps, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
-  const served = deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
-  if (!served) throw status.pathNotFound();
+  const found = deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
+  if (!found) throw status.pathNotFound();
+  if (info.clientGroup === info.apiGroup) return serveResource(deps, found, req, res, info, query, user);
+  // Addressed by Kubernetes' name of the group: served by the renamed group, answered in the name asked for.
+  const alias = new GroupAlias(info.apiGroup, info.clientGroup);
+  try {
+    return await serveResource(deps, { ...found, alias }, req, res, info, query, user);
+  } catch (err) {
+    throw alias.error(err);
+  }
+}
+
+/** The 405 Kubernetes answers for a method no route of the path serves (a collection without deletecollection). */
+function noRouteForMethod(): status.StatusError {
+  return new status.StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
+async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
   const { def } = served;
   const sub = info.subresource;
   if (info.parts.length) throw status.pathNotFound();
@@ -67,6 +84,7 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
       if (sub) throw status.methodNotAllowed('DELETE', served.store.gr);
       return deleteObject(deps, served, req, res, namespace, info.name, params, ctx, rep);
     case 'deletecollection':
+      if (def.noDeleteCollection) throw noRouteForMethod();
       if (def.namespaced && !info.namespace) throw status.methodNotAllowed('DELETE', served.store.gr);
       return deleteCollection(deps, served, req, res, namespace, params, ctx, rep);
     default:
@@ -74,12 +92,21 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
   }
 }
 
-/** The object as the client's version sees it, encoded. Fast path: the storage version is served as cached. */
+/**
+ * The object as the client's version (and group name) sees it, encoded. Fast path: the storage version is
+ * served as cached.
+ */
 export function encodeFor(served: ServedResource, obj: CachedObject | { object: ApiObject; json: string }): { object: ApiObject; json: string } {
   const v = served.version;
-  if (!v.fromStorage) return { object: obj.object as ApiObject, json: obj.json };
-  const converted = v.fromStorage(structuredClone(obj.object) as ApiObject);
-  return { object: converted, json: JSON.stringify(converted) };
+  if (!v.fromStorage && !served.alias) return { object: obj.object as ApiObject, json: obj.json };
+  const converted = v.fromStorage ? v.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
+  const object = served.alias ? served.alias.object(converted) : converted;
+  return { object, json: JSON.stringify(object) };
+}
+
+/** A view's object (Scale, approval ...) as the client sees it: in the group name it asked for when it is the resource's. */
+function viewAnswer(served: ServedResource, obj: ApiObject): ApiObject {
+  return served.alias ? served.alias.object(obj) : obj;
 }
 
 /** Records managedFields for a create, update or non-apply patch through `sub` ('' for the main resource). */
@@ -91,16 +118,39 @@ function viewOf(served: ServedResource, sub: string) {
   return served.def.views?.find((v) => v.name === sub);
 }
 
+/**
+ * The object as of now, read from storage as Kubernetes reads etcd for a get without resourceVersion (a
+ * watch cache that lags behind storage neither delays nor ages the answer). The cached encoding is
+ * reused when it is of the same revision.
+ */
+async function readCurrent(deps: ResourceHandlerDeps, served: ServedResource, namespace: string, name: string): Promise<CachedObject> {
+  const store = served.store;
+  const key = store.key(namespace, name);
+  let kv;
+  try {
+    kv = (await deps.storage.get(key)).kv;
+  } catch (err) {
+    throw store.storageError(err, 'get', name);
+  }
+  if (!kv) throw status.notFound(store.gr, name);
+  const cached = store.cache.get(key);
+  return cached && cached.modRevision === kv.modRevision ? cached : decodeKv(kv);
+}
+
 async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, sub: string, params: QueryParams, rep: Representation): Promise<void> {
   const store = served.store;
   const rv = requestedResourceVersion(params.resourceVersion);
-  if (rv === undefined) await syncToStorage(store, deps.storage);
-  else if (rv > 0) await waitNotOlderThan(store, rv);
-  const found = store.getOrThrow(namespace, name);
+  let found: CachedObject;
+  if (rv === undefined) {
+    found = await readCurrent(deps, served, namespace, name);
+  } else {
+    if (rv > 0) await waitNotOlderThan(store, rv);
+    found = store.getOrThrow(namespace, name);
+  }
   const view = viewOf(served, sub);
   if (view) {
     if (!view.get) throw status.methodNotAllowed('GET', store.gr);
-    return sendObject(res, 200, rep, view.get(found.object as ApiObject), {}, params.pretty);
+    return sendObject(res, 200, rep, viewAnswer(served, view.get(found.object as ApiObject)), {}, params.pretty);
   }
   const enc = encodeFor(served, found);
   if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, [enc.object], params.includeObject, rep, undefined), {}, params.pretty);
@@ -120,7 +170,7 @@ async function listCollection(deps: ResourceHandlerDeps, served: ServedResource,
     const list = { kind: 'PartialObjectMetadataList', apiVersion: `${rep.group}/${rep.version}`, metadata, items: result.items.map((i) => partialMetadata(i.object as ApiObject, rep)) };
     return sendObject(res, 200, rep, list, {}, params.pretty);
   }
-  const apiVersion = apiVersionOf(served.def.group, served.version.name);
+  const apiVersion = apiVersionOf(served.alias?.client ?? served.def.group, served.version.name);
   const listKind = served.def.listKind ?? served.def.kind + 'List';
   // Encode once, write many: the list is the items' cached JSON joined.
   const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
@@ -199,7 +249,7 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
     return next;
   }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name, trackFields: fieldTracker(served, req, params, sub) });
   const code = result.created ? 201 : 200;
-  if (view?.get) return sendObject(res, code, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
+  if (view?.get) return sendObject(res, code, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
   sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
@@ -224,7 +274,7 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
     if (!patch) throw patchError;
     let next: ApiObject;
     if (view) {
-      const patched = patch.apply(view.get!(current));
+      const patched = patch.apply(viewAnswer(served, view.get!(current)));
       if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) throw patchedObjectInvalid(patched, `the object provided is unrecognized (must be of type ${view.kind})`);
       next = view.update!(current, patched as ApiObject);
     } else {
@@ -237,15 +287,18 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
     await deps.admission.admit({ operation: 'UPDATE', served, namespace, name, object: next, oldObject: current, ctx });
     return next;
   }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name, trackFields: fieldTracker(served, req, params, sub) });
-  if (view?.get) return sendObject(res, 200, rep, view.get(result.object), warningHeader(ctx.warnings), params.pretty);
+  if (view?.get) return sendObject(res, 200, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
   sendJsonText(res, 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
 
-/** The Status a delete answers when the object is gone: `details.kind` holds the resource, as Kubernetes fills it. */
+/**
+ * The Status a delete answers when the object is gone: `details.kind` holds the resource and
+ * `details.group` the group the client addressed, as Kubernetes fills them.
+ */
 function deletedStatus(served: ServedResource, name: string, uid: string | undefined) {
   const details: Record<string, string> = { name };
-  if (served.def.group) details.group = served.def.group;
+  if (served.def.group) details.group = served.alias?.client ?? served.def.group;
   details.kind = served.def.plural;
   if (uid) details.uid = uid;
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };

@@ -12,7 +12,7 @@ import type { ServedResource } from '../apis.ts';
 import { parseAccept, type Representation } from '../negotiate.ts';
 import type { QueryParams } from '../params.ts';
 import type { Request, Response } from '../respond.ts';
-import type { ResourceHandlerDeps } from './resources.ts';
+import { encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { watchFramer } from '../codecs/watch-frames.ts';
 
@@ -33,7 +33,9 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   const rep = streamRepresentation(req.headers.accept, negotiated);
   const framer = watchFramer(rep);
   const prepared = prepareWatch(served.store, deps.storage, namespace, params, name);
-  const apiVersion = apiVersionOf(served.def.group, served.version.name);
+  const alias = served.alias;
+  // Bookmarks name the group as the client did (Kubernetes' name of a renamed group, or the served one).
+  const apiVersion = apiVersionOf(alias?.client ?? served.def.group, served.version.name);
   const out = res as ServerResponse;
   let headerWritten = false;
   let ended = false;
@@ -107,9 +109,8 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   const frame = (type: string, object: unknown) => framer.frame(type, object);
   const eventFrame = (type: WatchEventType, obj: CachedObject): string | Uint8Array => {
     // Fast path: the stored version as the cache encoded it, written as is.
-    if (framer.json && !served.version.fromStorage && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return sharedJsonFrame(type, obj);
-    const versioned = served.version.fromStorage ? served.version.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
-    return frame(type, eventObject(versioned));
+    if (framer.json && !served.version.fromStorage && !alias && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return sharedJsonFrame(type, obj);
+    return frame(type, eventObject(encodeFor(served, obj).object));
   };
   const bookmarkFrame = (rv: number, initialEventsEnd: boolean): string | Uint8Array => {
     const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
@@ -124,7 +125,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
       event: (type, obj) => write(eventFrame(type, obj)),
       bookmark: (rv, initialEventsEnd) => write(bookmarkFrame(rv, initialEventsEnd)),
       error: (err) => {
-        write(frame('ERROR', err.toStatus()));
+        write(frame('ERROR', (alias ? alias.error(err) : err).toStatus()));
         finish();
       },
       end: finish,
