@@ -93,6 +93,8 @@ export interface KindDefinition {
   /** Computed on create and never stored (token and access reviews): only `create` is served, by a handler
    *  outside the generic registry. */
   createOnly?: boolean;
+  /** No `deletecollection` (Namespaces): not listed in discovery or OpenAPI, and answered 405. */
+  noDeleteCollection?: boolean;
 
   /** PUT of an absent object creates it. */
   allowCreateOnUpdate?: boolean;

@@ -25,6 +25,12 @@ export interface GroupVersionKind {
 export const RESOURCE_VERBS: readonly string[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 export const STATUS_VERBS: readonly string[] = ['get', 'patch', 'update'];
 
+/** The verbs a kind's resource serves, in discovery's order. */
+function resourceVerbs(def: KindDefinition): string[] {
+  if (def.createOnly) return ['create'];
+  return def.noDeleteCollection ? RESOURCE_VERBS.filter((v) => v !== 'deletecollection') : [...RESOURCE_VERBS];
+}
+
 /**
  * Groups in order of first appearance; each group's versions follow the order of its kinds' `versions`
  * lists (preference order), keeping only versions that are served.
@@ -177,7 +183,7 @@ export interface APIResourceList {
 }
 
 function mainResource(def: KindDefinition): APIResource {
-  const r: APIResource = { name: def.plural, singularName: def.singular, namespaced: def.namespaced, kind: def.kind, verbs: def.createOnly ? ['create'] : [...RESOURCE_VERBS] };
+  const r: APIResource = { name: def.plural, singularName: def.singular, namespaced: def.namespaced, kind: def.kind, verbs: resourceVerbs(def) };
   if (def.shortNames?.length) r.shortNames = [...def.shortNames];
   if (def.categories?.length) r.categories = [...def.categories];
   // Kinds that are never stored have no storage version hash.
@@ -255,7 +261,7 @@ function resourceDiscovery(def: KindDefinition, version: string): APIResourceDis
     responseKind: { group: '', version: '', kind: def.kind },
     scope: def.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: def.singular,
-    verbs: def.createOnly ? ['create'] : [...RESOURCE_VERBS],
+    verbs: resourceVerbs(def),
   };
   if (def.shortNames?.length) r.shortNames = [...def.shortNames];
   if (def.categories?.length) r.categories = [...def.categories];

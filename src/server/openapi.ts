@@ -242,7 +242,7 @@ function groupVersionPaths(served: readonly ServedKind[], group: string, version
       ops: [
         op({ method: 'get', action: 'list', operationId: `list${idPrefix}${ns}${K}`, description: `list or watch objects of kind ${K}`, gvk, query: LIST_QUERY, responses: [{ code: '200', description: 'OK', ref: listRef }], stream: true }),
         op({ method: 'post', action: 'post', operationId: `create${idPrefix}${ns}${K}`, description: `create${article(K)}${K}`, gvk, query: WRITE_QUERY, body: { kind: 'object', ref: kindRef }, responses: created(kindRef, true) }),
-        op({ method: 'delete', action: 'deletecollection', operationId: `delete${idPrefix}Collection${ns}${K}`, description: `delete collection of ${K}`, gvk, query: DELETE_COLLECTION_QUERY, body: { kind: 'delete' }, responses: [{ code: '200', description: 'OK', ref: status }] }),
+        ...(def.noDeleteCollection ? [] : [op({ method: 'delete', action: 'deletecollection', operationId: `delete${idPrefix}Collection${ns}${K}`, description: `delete collection of ${K}`, gvk, query: DELETE_COLLECTION_QUERY, body: { kind: 'delete' }, responses: [{ code: '200', description: 'OK', ref: status }] })]),
       ],
     });
     items.push({

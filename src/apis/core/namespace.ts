@@ -114,6 +114,7 @@ export const namespaceKind: KindDefinition = {
   }],
   nameValidation: 'dns-label',
   trackGeneration: false,
+  noDeleteCollection: true,
 
   defaults(obj) {
     // Go always serializes spec and status; a namespace without a phase is Active.
