@@ -83,7 +83,7 @@ describe('create', () => {
   it('a missing name is 422 name or generateName is required', async () => {
     const r = await refused(() => call(s, 'POST', CM, { metadata: { labels: { a: 'b' } } }));
     const st = expectStatus(r, 422, 'Invalid', 'ConfigMap "" is invalid: metadata.name: Required value: name or generateName is required');
-    assert.deepEqual(st.details, { name: '', kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
+    assert.deepEqual(st.details, { kind: 'ConfigMap', causes: [{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }] });
   });
 
   it('an existing name is 409 AlreadyExists', async () => {

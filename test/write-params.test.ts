@@ -81,7 +81,7 @@ describe('write query parameters', () => {
       'UpdateOptions.meta.svc.io "" is invalid: fieldManager: Too long: may not be more than 128 bytes');
     const st = expectStatus(await refused(() => call(s, 'PATCH', `${CM}/target?fieldManager=a%09b`, '{"data":{"z":"1"}}', MERGE)), 422, 'Invalid',
       'PatchOptions.meta.svc.io "" is invalid: fieldManager: Invalid value: "a\\tb": invalid character U+0009 (at position 1)');
-    assert.deepEqual(st.details, { name: '', group: 'meta.svc.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "a\\tb": invalid character U+0009 (at position 1)', field: 'fieldManager' }] });
+    assert.deepEqual(st.details, { group: 'meta.svc.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueInvalid', message: 'Invalid value: "a\\tb": invalid character U+0009 (at position 1)', field: 'fieldManager' }] });
     assert.equal((await call(s, 'POST', `${CM}?fieldManager=${'m'.repeat(128)}`, { metadata: { name: 'f2' } })).status, 201);
     assert.equal((await call(s, 'POST', `${CM}?fieldManager=${encodeURIComponent('kubectl édit ✓')}`, { metadata: { name: 'f3' } })).status, 201);
   });

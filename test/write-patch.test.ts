@@ -87,7 +87,7 @@ describe('patch', () => {
     await create('p7');
     for (const value of ['true', 'false']) {
       const st = expectStatus(await refused(() => merge('p7', { data: { a: '1' } }, `?force=${value}`)), 422, 'Invalid', 'PatchOptions.meta.svc.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
-      assert.deepEqual(st.details, { name: '', group: 'meta.svc.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }] });
+      assert.deepEqual(st.details, { group: 'meta.svc.io', kind: 'PatchOptions', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: may not be specified for non-apply patch', field: 'force' }] });
     }
   });
 

@@ -85,7 +85,7 @@ export function invalid(group: string, kind: string, name: string, errs: FieldEr
   const texts = errs.map(fieldErrorText);
   const joined = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
   return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${joined}`, {
-    name, group: group || undefined, kind,
+    name: name || undefined, group: group || undefined, kind,
     causes: errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
   });
 }
