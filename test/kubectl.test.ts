@@ -33,6 +33,9 @@ describe('kubectl against Capstan', () => {
     assert.match(r.stdout, /configmap\/demo created/);
     r = await s.kubectl(['get', 'cm', 'demo', '-o', 'jsonpath={.data.a}']);
     assert.equal(r.stdout, '1');
+    r = await s.kubectl(['describe', 'configmap', 'demo']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Name:\s+demo/);
     r = await s.kubectl(['replace', '-f', '-'], manifest.replace('"1"', '"2"'));
     assert.equal(r.code, 0, r.stderr);
     r = await s.kubectl(['label', 'cm', 'demo', 'tier=web']);
@@ -70,6 +73,46 @@ describe('kubectl against Capstan', () => {
       assert.match(r.stdout, new RegExp(`^${name}\\s`, 'm'));
     }
   });
+
+  const manifests: [kind: string, name: string, namespace: string, yaml: string][] = [
+    ['namespace', 'team-a', '', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n'],
+    ['configmap', 'cfg', 'default', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cfg\ndata:\n  k: v\n'],
+    ['secret', 'creds', 'default', 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: creds\nstringData:\n  password: hunter2\n'],
+    ['serviceaccount', 'bot', 'default', 'apiVersion: v1\nkind: ServiceAccount\nmetadata:\n  name: bot\n'],
+    ['node', 'worker-1', '', 'apiVersion: v1\nkind: Node\nmetadata:\n  name: worker-1\nspec:\n  podCIDR: 10.0.1.0/24\n'],
+    ['lease', 'lock', 'default', 'apiVersion: coordination.svc.io/v1\nkind: Lease\nmetadata:\n  name: lock\nspec:\n  holderIdentity: me\n  leaseDurationSeconds: 30\n'],
+  ];
+  for (const [kind, name, namespace, yaml] of manifests) {
+    it(`${kind}: create -f, get, describe, replace, label, annotate, delete`, async () => {
+      const ns = namespace ? ['-n', namespace] : [];
+      let r = await s.kubectl(['create', '-f', '-', ...ns], yaml);
+      assert.equal(r.code, 0, r.stderr);
+      r = await s.kubectl(['get', kind, name, ...ns]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^${name}\\s`, 'm'));
+      r = await s.kubectl(['describe', kind, name, ...ns]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`Name:\\s+${name}`));
+      const live = JSON.parse((await s.kubectl(['get', kind, name, ...ns, '-o', 'json'])).stdout);
+      live.metadata.labels = { ...live.metadata.labels, replaced: 'yes' };
+      r = await s.kubectl(['replace', '-f', '-', ...ns], JSON.stringify(live));
+      assert.equal(r.code, 0, r.stderr);
+      r = await s.kubectl(['label', kind, name, ...ns, 'tier=gold']);
+      assert.equal(r.code, 0, r.stderr);
+      r = await s.kubectl(['annotate', kind, name, ...ns, 'note=checked']);
+      assert.equal(r.code, 0, r.stderr);
+      const after = JSON.parse((await s.kubectl(['get', kind, name, ...ns, '-o', 'json'])).stdout);
+      assert.equal(after.metadata.labels.replaced, 'yes');
+      assert.equal(after.metadata.labels.tier, 'gold');
+      assert.equal(after.metadata.annotations.note, 'checked');
+      if (kind === 'secret') assert.equal(after.stringData, undefined);
+      r = await s.kubectl(['delete', kind, name, ...ns, '--timeout=30s']);
+      assert.equal(r.code, 0, r.stderr);
+      r = await s.kubectl(['get', kind, name, ...ns]);
+      assert.notEqual(r.code, 0);
+      assert.match(r.stderr, /NotFound/);
+    });
+  }
 
   it('get --chunk-size pages through a long list', async () => {
     for (let i = 0; i < 25; i++) {
