@@ -3,6 +3,7 @@
 import { startServer } from './server/server.ts';
 import { parseServeFlags, serveHelp } from './config/flags.ts';
 import { serverOptionsFromFlags } from './config/serve-options.ts';
+import { pino } from 'pino';
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -11,15 +12,19 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined || command === '--help' || command === '-h' ? 0 : 2;
   }
   let opts;
+  let logLevel = 'info';
   try {
     const parsed = parseServeFlags(rest);
     if (parsed.help) { process.stdout.write(serveHelp() + '\n'); return 0; }
+    logLevel = parsed.options.logLevel;
     opts = await serverOptionsFromFlags(parsed.options, parsed.changed);
   } catch (err) {
     process.stderr.write(`Error: ${(err as Error).message}\n`);
     return 2;
   }
-  const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+  // Structured JSON lines on stderr; the server's messages are operational information.
+  const logger = pino({ level: logLevel, base: { component: 'capstan' } }, pino.destination(2));
+  const log = (line: string) => logger.info(line);
   const server = await startServer({ ...opts, log });
   process.stdout.write(`Capstan is serving ${server.url}; admin kubeconfig: ${server.kubeconfigPath} (try: kubectl --kubeconfig ${server.kubeconfigPath} get ns)\n`);
   await new Promise<void>((resolve) => {

@@ -1,5 +1,4 @@
-// Turns the parsed `capstan serve` flags into server options. Flags whose feature has not landed yet are
-// refused with a clear error rather than silently ignored.
+// Turns the parsed `capstan serve` flags into server options.
 import { readFile } from 'node:fs/promises';
 import type { ServeOptions } from './flags.ts';
 import type { ServerOptions } from '../server/server.ts';
@@ -7,14 +6,8 @@ import type { AccessControlOptions } from '../auth/access-control.ts';
 import { EtcdStorage } from '../storage/etcd.ts';
 import { FeatureGates } from './feature-gates.ts';
 
-const NOT_YET: Record<string, string> = {
-  'log-level': 'log levels',
-};
 
 export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<string>): Promise<ServerOptions> {
-  for (const name of changed) {
-    if (NOT_YET[name]) throw new Error(`--${name}: ${NOT_YET[name]} are not supported by this version of capstan yet`);
-  }
   try {
     new FeatureGates().set(o.featureGates);
   } catch (err) {
@@ -34,6 +27,7 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     shutdownTimeoutMs: o.shutdownTimeout,
     access: accessOptions(o, changed),
     controllers: o.controllers,
+    clusterSigningDurationMs: o.clusterSigningDuration,
   };
   if (o.etcdServers?.length) {
     const read = (f: string | undefined) => (f ? readFile(f) : Promise.resolve(undefined));
