@@ -189,6 +189,7 @@ test('serve: defaults', () => {
     apiAudiences: [],
     enableBootstrapTokenAuth: false,
     controllers: ['*'],
+    clusterSigningDuration: 365 * 24 * 60 * 60 * 1000,
     logLevel: 'info',
     shutdownTimeout: 60_000,
   } satisfies ServeOptions);
@@ -206,7 +207,7 @@ test('serve: every flag is read into its typed option', () => {
     '--authorization-webhook-version=v1', '--authorization-webhook-cache-authorized-ttl=1m', '--authorization-webhook-cache-unauthorized-ttl=5s',
     '--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-key-file=/sa.pub',
     '--service-account-signing-key-file=/sa.key', '--service-account-max-token-expiration=2h', '--api-audiences=x,y',
-    '--enable-bootstrap-token-auth', '--controllers=*,tokencleaner,-bootstrapsigner',
+    '--enable-bootstrap-token-auth', '--controllers=*,tokencleaner,-bootstrapsigner', '--cluster-signing-duration=720h',
     '--log-level=debug', '--shutdown-timeout=5s',
   ]);
   assert.deepEqual(options, {
@@ -241,6 +242,7 @@ test('serve: every flag is read into its typed option', () => {
     apiAudiences: ['x', 'y'],
     enableBootstrapTokenAuth: true,
     controllers: ['*', 'tokencleaner', '-bootstrapsigner'],
+    clusterSigningDuration: 720 * 60 * 60 * 1000,
     logLevel: 'debug',
     shutdownTimeout: 5_000,
   });

@@ -457,6 +457,13 @@ export const SERVE_FLAGS = [
     help: "A list of controllers to enable. '*' enables all on-by-default controllers, 'foo' enables the controller named 'foo', '-foo' disables the controller named 'foo'. Off by default: bootstrapsigner, tokencleaner.",
   }),
   flag({
+    name: 'cluster-signing-duration',
+    type: 'duration',
+    default: 365 * 24 * 60 * 60 * 1000,
+    help: 'The max length of duration signed certificates will be given. Individual CSRs may request shorter certs by setting spec.expirationSeconds.',
+    validate: (value) => (value <= 0 ? 'must be greater than 0' : undefined),
+  }),
+  flag({
     name: 'log-level',
     type: 'string',
     default: 'info',

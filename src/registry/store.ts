@@ -19,6 +19,7 @@ import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { validateStructure } from '../machinery/schema/validate.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
+import { deletionFinalizers, namespaceDeletionFinalizers } from './gc-finalizers.ts';
 
 export interface WriteOptions {
   ctx: RequestContext;
@@ -30,7 +31,8 @@ export interface WriteOptions {
 
 export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
-  /** Accepted and validated by the handler; without a garbage collector every policy deletes alike. */
+  /** Orphan adds the `orphan` finalizer, Foreground `foregroundDeletion` (the garbage collector handles
+   *  both); absent, a GC finalizer on the object or the kind's default policy decides. */
   propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   gracePeriodSeconds?: number;
   /** Admission for the delete: sees the object about to be deleted (after the preconditions) and may refuse. */
@@ -313,6 +315,14 @@ export class ResourceStore {
     }
     await opts.validate?.(obj);
 
+    // The garbage collector's finalizers, as the propagation policy asks (a Namespace takes only explicit ones).
+    const gc = lifecycle && !meta.deletionTimestamp
+      ? namespaceDeletionFinalizers(meta.finalizers, opts.propagationPolicy)
+      : deletionFinalizers({ def: this.def, version: opts.ctx.version, finalizers: meta.finalizers, propagationPolicy: opts.propagationPolicy });
+    if (gc.changed) {
+      if (gc.finalizers.length) meta.finalizers = gc.finalizers; else delete meta.finalizers;
+    }
+
     if (lifecycle && !meta.deletionTimestamp && (this.deletionBlocked(obj) || meta.finalizers?.length)) {
       // The first delete only starts the lifecycle (a Namespace turns Terminating); no grace period is set.
       meta.deletionTimestamp = nowRfc3339();
@@ -320,8 +330,8 @@ export class ResourceStore {
       return this.markDeleted(namespace, name, current, obj, opts.dryRun);
     }
     if (meta.finalizers?.length) {
-      // Kubernetes' markAsDeleting; deleting again while finalizers are pending changes nothing.
-      if (meta.deletionTimestamp && meta.deletionGracePeriodSeconds === 0) return { object: current.object as ApiObject, removed: false };
+      // Kubernetes' markAsDeleting; deleting again while finalizers are pending changes nothing but the GC finalizers.
+      if (!gc.changed && meta.deletionTimestamp && meta.deletionGracePeriodSeconds === 0) return { object: current.object as ApiObject, removed: false };
       if (!meta.deletionTimestamp && typeof meta.generation === 'number' && meta.generation > 0) meta.generation += 1;
       meta.deletionTimestamp ??= nowRfc3339();
       meta.deletionGracePeriodSeconds = 0;

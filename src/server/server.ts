@@ -20,6 +20,8 @@ import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregat
 import { bootstrapTokenControllers, controllerEnabled } from '../controllers/bootstrap-tokens.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
 import { startControllerManager } from '../controllers/manager.ts';
+import { builtinControllers } from '../controllers/builtin.ts';
+import { resourceQuotaPlugin } from '../admission/resource-quota.ts';
 import { StatusError } from '../machinery/status.ts';
 import { featureGates } from '../config/feature-gates.ts';
 
@@ -48,13 +50,17 @@ export interface ServerOptions {
   log?: (line: string) => void;
   /** `--feature-gates`: gate name to on/off, under Kubernetes v1.32's lifecycle rules (config/feature-gates.ts). */
   featureGates?: Record<string, boolean>;
-  /** How many recent events each watch cache keeps (tests shrink it to exercise resumes from storage history). */
-  watchCacheEventWindow?: number;
   /** Authentication and authorization: tokens, service account keys, anonymous access, authorization modes
    *  or configuration file (src/auth/access-control.ts). */
   access?: AccessControlOptions;
   /** --controllers: `*` for the on-by-default controllers, `name` to add one, `-name` to remove one. */
   controllers?: string[];
+  /** --cluster-signing-duration: the longest lifetime of certificates csrsigning issues (default one year). */
+  clusterSigningDurationMs?: number;
+  /** Resync period of the garbage collector, service account, root CA, CSR and quota controllers (tests shorten it). */
+  controllerResyncMs?: number;
+  /** How many recent events each watch cache keeps (tests shrink it to exercise resumes from storage history). */
+  watchCacheEventWindow?: number;
 }
 
 export interface RunningServer {
@@ -107,7 +113,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   await access.ensureDefaultPolicy();
 
   let listeningUrl = '';
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()]);
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),
@@ -115,6 +121,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       () => startNamespaceController({ namespaces, stores: [...stores.values()], storage, log }),
       ...(controllerEnabled('clusterrole-aggregation', opts.controllers) ? [() => startClusterRoleAggregation({ clusterRoles: storeFor('rbac.authorization.svc.io', 'clusterroles'), log })] : []),
       ...bootstrapTokenControllers({ enabled: opts.controllers, secrets: storeFor('', 'secrets'), configMaps: storeFor('', 'configmaps'), server: () => listeningUrl, caPem: pki.caCertPem, log }),
+      ...builtinControllers({
+        stores: [...stores.values()], storage, storeFor, ca: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
+        authorize: (a) => access.authorize(a), clusterSigningDurationMs: opts.clusterSigningDurationMs,
+        resyncMs: opts.controllerResyncMs, enabled: opts.controllers, log,
+      }),
     ],
     ...opts.leaderElection,
     log,

@@ -15,8 +15,16 @@ export interface TestServer extends RunningServer {
   credentials: { ca: string; cert: string; key: string };
 }
 
+/**
+ * The controllers API tests run with unless they name their own: as Kubernetes' integration tests run the
+ * API server without the controller manager, the controllers that write objects of their own (default
+ * service accounts, kube-root-ca.crt, CSR approval and signing, quota status, garbage collection) are off;
+ * the tests of those controllers turn them on with `controllers`.
+ */
+export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount', '-root-ca-cert-publisher', '-csrapproving', '-csrsigning', '-resourcequota'];
+
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({ inMemory: true, port: 0, ...opts });
+  const server = await startServer({ inMemory: true, port: 0, controllers: API_TEST_CONTROLLERS, ...opts });
   const config = YAML.parse(server.kubeconfig);
   const b64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
   const credentials = {

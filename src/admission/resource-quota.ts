@@ -1,0 +1,103 @@
+// ResourceQuota admission: a write that would take a namespace's usage past a quota's hard limit is refused
+// (403 `exceeded quota: <name>, requested: ..., used: ..., limited: ...`); one that fits is charged to the
+// quotas at once (their status.used, written compare-and-swap), so that concurrent writes cannot both
+// squeeze under a limit. The quota controller recounts later. Only quotas whose status the controller has
+// filled (status.hard) are enforced, as in Kubernetes.
+import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
+import type { ApiObject } from '../apis/meta/v1.ts';
+import type { ResourceStore } from '../registry/store.ts';
+import type { Storage } from '../storage/interface.ts';
+import * as status from '../machinery/status.ts';
+import { syncToStorage } from '../registry/list.ts';
+import { addLists, evaluatorFor, mask, prettyPrint, quotaScopes, resourceList, toJson, type ResourceList } from '../controllers/quota-evaluators.ts';
+
+const MAX_TRIES = 3;
+const CTX = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: 'status', dryRun: false, warnings: [] as string[] };
+
+/** 403 as admission.NewForbidden words it: the name, or the generateName while there is none yet. */
+function forbidden(attrs: AdmissionAttributes, message: string): status.StatusError {
+  const name = attrs.name || attrs.object?.metadata?.name || attrs.object?.metadata?.generateName || 'Unknown';
+  return status.forbidden(attrs.served.store.gr, name, message);
+}
+
+const quotaStatus = (quota: ApiObject) => (quota.status ?? {}) as { hard?: unknown; used?: unknown };
+
+/** The quantities that exceed their limit, or none. */
+function exceeded(usage: ResourceList, hard: ResourceList): string[] {
+  return [...usage].filter(([k, q]) => hard.has(k) && q.cmp(hard.get(k)!) > 0).map(([k]) => k);
+}
+
+export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, storage: Storage): AdmissionPlugin {
+  /** One attempt: the quotas to write with their new usage, or a refusal. */
+  const check = (attrs: AdmissionAttributes, store: ResourceStore): { quota: ApiObject; used: ResourceList }[] => {
+    const { served, operation, object } = attrs;
+    const evaluator = evaluatorFor(served.def);
+    const list = store.cache.list(store.listPrefix(attrs.namespace)).map((c) => c.object as ApiObject);
+    const interesting: ApiObject[] = [];
+    for (const quota of list) {
+      const hard = resourceList(quotaStatus(quota).hard);
+      const restricted = evaluator.matchingResources(hard.keys());
+      if (!restricted.length || !evaluator.matchesScopes(quotaScopes(quota), object!)) continue;
+      const problem = evaluator.constraintProblem(restricted, object!);
+      if (problem) throw forbidden(attrs, `failed quota: ${quota.metadata.name}: ${problem}`);
+      const used = resourceList(quotaStatus(quota).used);
+      if (restricted.some((r) => !used.has(r))) {
+        throw forbidden(attrs, `status unknown for quota: ${quota.metadata.name}, resources: ${[...restricted].sort().join(',')}`);
+      }
+      interesting.push(quota);
+    }
+    if (!interesting.length) return [];
+    let delta = evaluator.usage(object!);
+    if (operation === 'UPDATE' && attrs.oldObject?.metadata?.resourceVersion) {
+      // An update is charged what it adds.
+      const before = evaluator.usage(attrs.oldObject);
+      delta = new Map([...delta].map(([k, q]) => [k, before.has(k) ? q.sub(before.get(k)!) : q]));
+    }
+    // What does not grow costs nothing (a shrink is not credited here; the controller recounts).
+    delta = new Map([...delta].filter(([, q]) => !q.isZero() && !q.isNegative()));
+    if (!delta.size) return [];
+    const out: { quota: ApiObject; used: ResourceList }[] = [];
+    for (const quota of interesting) {
+      const hard = resourceList(quotaStatus(quota).hard);
+      const used = resourceList(quotaStatus(quota).used);
+      const requested = mask(delta, hard.keys());
+      const next = addLists(used, requested);
+      const over = exceeded(mask(next, requested.keys()), hard);
+      if (over.length) {
+        throw forbidden(attrs, `exceeded quota: ${quota.metadata.name}, requested: ${prettyPrint(mask(requested, over))}, used: ${prettyPrint(mask(used, over))}, limited: ${prettyPrint(mask(hard, over))}`);
+      }
+      if (requested.size) out.push({ quota, used: next });
+    }
+    return out;
+  };
+
+  return {
+    name: 'ResourceQuota',
+    async validate(attrs) {
+      const { served, operation, object } = attrs;
+      if ((operation !== 'CREATE' && operation !== 'UPDATE') || !object || !attrs.namespace || attrs.ctx.subresource) return;
+      if (served.def.group === '' && served.def.plural === 'namespaces') return;
+      if (!evaluatorFor(served.def).handles(operation)) return;
+      const store = quotas();
+      if (!store) return;
+      for (let attempt = 1; ; attempt++) {
+        await syncToStorage(store, storage);
+        const charges = check(attrs, store);
+        if (attrs.ctx.dryRun || !charges.length) return;
+        try {
+          for (const { quota, used } of charges) {
+            // Compare-and-swap on the version read: a concurrent charge makes us look again.
+            await store.update(attrs.namespace, () => {
+              const next = structuredClone(quota);
+              next.status = { ...(next.status ?? {}), used: toJson(used) };
+              return next;
+            }, { ctx: { ...CTX, warnings: [] }, dryRun: false, subresource: 'status', allowCreate: false, name: quota.metadata.name! });
+          }
+          return;
+        } catch (err) {
+          if (!(err instanceof status.StatusError && err.code === 409) || attempt >= MAX_TRIES) throw err;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,62 @@
+// The controllers of Kubernetes' controller manager this API depends on, ready for the controller manager
+// and switched on and off by --controllers like Kubernetes' (each by its short name or its v1.26+ name):
+// garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota. All
+// are on by default.
+import type { ResourceStore } from '../registry/store.ts';
+import type { Storage } from '../storage/interface.ts';
+import type { Attributes, Decision } from '../auth/authz/types.ts';
+import type { PemPair } from '../pki/authority.ts';
+import type { ControllerFactory } from './manager.ts';
+import { startGarbageCollector } from './garbage-collector.ts';
+import { startServiceAccountsController } from './serviceaccounts.ts';
+import { startRootCaPublisher } from './root-ca-publisher.ts';
+import { startCsrApproving } from './csr-approving.ts';
+import { startCsrSigning } from './csr-signing.ts';
+import { startResourceQuotaController } from './resourcequota.ts';
+
+/** Short names and the names Kubernetes gives them since v1.26; either works in --controllers. */
+export const BUILTIN_CONTROLLERS: Record<string, string> = {
+  'garbagecollector': 'garbage-collector-controller',
+  'serviceaccount': 'serviceaccount-controller',
+  'root-ca-cert-publisher': 'root-ca-certificate-publisher-controller',
+  'csrapproving': 'certificatesigningrequest-approving-controller',
+  'csrsigning': 'certificatesigningrequest-signing-controller',
+  'resourcequota': 'resourcequota-controller',
+};
+
+/** --controllers for an on-by-default controller: named (or `*`) and not excluded, by either name. */
+export function builtinEnabled(name: string, list: readonly string[] = ['*']): boolean {
+  const names = [name, BUILTIN_CONTROLLERS[name] ?? name];
+  if (names.some((n) => list.includes(`-${n}`))) return false;
+  return list.includes('*') || names.some((n) => list.includes(n));
+}
+
+export interface BuiltinControllerDeps {
+  stores: ResourceStore[];
+  storage: Storage;
+  storeFor(group: string, plural: string): ResourceStore;
+  /** The server's CA: published in every namespace, and the signer of approved requests. */
+  ca: PemPair;
+  authorize(attrs: Attributes): Promise<Decision>;
+  /** --cluster-signing-duration. */
+  clusterSigningDurationMs?: number;
+  /** Resync period of every controller (tests shorten it); each has Kubernetes' default otherwise. */
+  resyncMs?: number;
+  enabled?: readonly string[];
+  log(line: string): void;
+}
+
+export function builtinControllers(deps: BuiltinControllerDeps): ControllerFactory[] {
+  const { log, resyncMs } = deps;
+  const namespaces = () => deps.storeFor('', 'namespaces');
+  const csrs = () => deps.storeFor('certificates.svc.io', 'certificatesigningrequests');
+  const all: Record<string, ControllerFactory> = {
+    'garbagecollector': () => startGarbageCollector({ stores: deps.stores, storage: deps.storage, log, resyncMs }),
+    'serviceaccount': () => startServiceAccountsController({ namespaces: namespaces(), serviceAccounts: deps.storeFor('', 'serviceaccounts'), log, resyncMs }),
+    'root-ca-cert-publisher': () => startRootCaPublisher({ namespaces: namespaces(), configMaps: deps.storeFor('', 'configmaps'), caPem: deps.ca.certPem, log, resyncMs }),
+    'csrapproving': () => startCsrApproving({ csrs: csrs(), authorize: deps.authorize, log, resyncMs }),
+    'csrsigning': () => startCsrSigning({ csrs: csrs(), ca: deps.ca, maxDurationMs: deps.clusterSigningDurationMs, log, resyncMs }),
+    'resourcequota': () => startResourceQuotaController({ quotas: deps.storeFor('', 'resourcequotas'), stores: deps.stores, log, resyncMs }),
+  };
+  return Object.entries(all).filter(([name]) => builtinEnabled(name, deps.enabled)).map(([, start]) => start);
+}
