@@ -29,6 +29,8 @@ export interface ListResult {
 
 /** How long a read waits for the cache to reach a requested revision before answering 504. */
 export const FRESHNESS_WAIT_MS = 3000;
+/** How long a consistent list waits for the cache before reading storage. */
+const CONSISTENT_LIST_CACHE_WAIT_MS = 100;
 
 /** The group Kubernetes names in ListOptions errors (meta.k8s.io, renamed). */
 export const META_GROUP = 'meta.svc.io';
@@ -196,14 +198,14 @@ class ExpiredContinueError extends status.StatusError {
 }
 
 /** Brings the cache to the store's current revision (a consistent read); false when it does not get there in time. */
-export async function syncCache(store: ResourceStore, storage: Storage): Promise<boolean> {
+export async function syncCache(store: ResourceStore, storage: Storage, waitMs = FRESHNESS_WAIT_MS): Promise<boolean> {
   let rev: number;
   try {
     rev = await storage.currentRevision();
   } catch (err) {
     throw store.storageError(err, 'list', '');
   }
-  return store.cache.waitFor(rev, FRESHNESS_WAIT_MS);
+  return store.cache.waitFor(rev, waitMs);
 }
 
 /** Brings the cache to the store's current revision (a consistent read); 504 when it does not get there in time. */
@@ -243,7 +245,9 @@ export async function listObjects(store: ResourceStore, storage: Storage, namesp
   const rv = requestedResourceVersion(rvText);
   if (rv === undefined) {
     // Most recent: the cache once it has caught up with storage, else storage itself.
-    if (!(await syncCache(store, storage))) return listFromStorage(store, storage, selection, 0, prefix, '', limit);
+    // On etcd an idle resource's cache learns the current revision only from progress notifications, so
+    // the wait is short and storage answers instead.
+    if (!(await syncCache(store, storage, CONSISTENT_LIST_CACHE_WAIT_MS))) return listFromStorage(store, storage, selection, 0, prefix, '', limit);
   } else if (rv > 0) {
     await waitNotOlderThan(store, rv);
   }
