@@ -1,7 +1,8 @@
 // The ResourceQuota controller (Kubernetes' resourcequota): keeps each quota's status.hard equal to
 // spec.hard and status.used equal to what the namespace's objects use of those resources (the quota
-// evaluators count them). It recounts a namespace when one of its objects or quotas changes, and every
-// resyncMs (Kubernetes' --resource-quota-sync-period, 5 minutes).
+// evaluators count them). It counts a namespace when a quota is created or its limits change, recounts it
+// when an object goes or uses less (creates are charged by the admission plugin), and recounts every quota
+// every resyncMs (Kubernetes' --resource-quota-sync-period, 5 minutes).
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
@@ -41,11 +42,16 @@ export function quotaUsage(quota: ApiObject, counted: { store: ResourceStore; ev
   return mask(used, names);
 }
 
+function sameUsage(a: ResourceList, b: ResourceList): boolean {
+  return a.size === b.size && [...a].every(([k, q]) => b.get(k)?.cmp(q) === 0);
+}
+
 export function startResourceQuotaController(deps: ResourceQuotaControllerDeps): { stop(): void; queue: WorkQueue } {
   const ctx = controllerContext('resourcequota-controller');
   const counted = deps.stores
     .filter((s) => s.def.namespaced && !s.def.createOnly)
     .map((store) => ({ store, evaluator: evaluatorFor(store.def) }));
+  const evaluatorOf = new Map(counted.map((c) => [c.store, c.evaluator]));
   const hasQuotas = (namespace: string) => deps.quotas.cache.countFrom(deps.quotas.listPrefix(namespace)) > 0;
 
   const queue = new WorkQueue(async (namespace) => {
@@ -72,8 +78,17 @@ export function startResourceQuotaController(deps: ResourceQuotaControllerDeps):
     stores: [deps.quotas, ...counted.map((c) => c.store).filter((s) => s !== deps.quotas)],
     onEvent(store, e) {
       const namespace = e.current.namespace;
-      if (store === deps.quotas) { if (!e.deleted) queue.add(namespace); return; }
-      if (namespace && hasQuotas(namespace)) queue.add(namespace);
+      if (store === deps.quotas) {
+        // A new quota, or new limits; status writes (admission's charges, ours) need no recount.
+        const hard = (c: typeof e.current | undefined) => (c?.object.spec as { hard?: unknown } | undefined)?.hard;
+        if (!e.deleted && (!e.previous || !deepEqual(hard(e.previous), hard(e.current)))) queue.add(namespace);
+        return;
+      }
+      if (!namespace || !e.previous || !hasQuotas(namespace)) return;
+      // Creates were charged by admission; a delete, or an update that changes usage (a pod ending, a claim
+      // growing), is recounted, as Kubernetes' replenishment does.
+      const evaluator = evaluatorOf.get(store)!;
+      if (e.deleted || !sameUsage(evaluator.usage(e.previous.object as ApiObject), evaluator.usage(e.current.object as ApiObject))) queue.add(namespace);
     },
     resync() {
       for (const q of deps.quotas.cache.list()) queue.add(q.namespace);
