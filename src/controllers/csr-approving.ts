@@ -71,6 +71,7 @@ export function startCsrApproving(deps: CsrApprovingDeps): { stop(): void; queue
       if (decision.decision !== 'allow') continue;
       await updateObject(deps.csrs, ctx, '', name, (obj) => {
         const status = (obj.status ??= {}) as { conditions?: unknown[] };
+        if (conditionsOf(obj).some((c) => c?.type === APPROVED || c?.type === DENIED)) return;
         status.conditions = [...conditionsOf(obj), { type: APPROVED, status: 'True', reason: 'AutoApproved', message: r.message }];
       }, { uid: csr.metadata.uid, subresource: 'approval' });
       return;

@@ -96,7 +96,8 @@ export function startCsrSigning(deps: CsrSigningDeps): { stop(): void; queue: Wo
     const problem = signerProblem(spec.signerName!, req, usages);
     if (problem) {
       await updateObject(deps.csrs, ctx, '', name, (obj) => {
-        const status = (obj.status ??= {}) as { conditions?: unknown[] };
+        const status = (obj.status ??= {}) as { conditions?: unknown[]; certificate?: string };
+        if (status.certificate || conditionsOf(obj).some((c) => c?.type === FAILED)) return;
         status.conditions = [...conditionsOf(obj), { type: FAILED, status: 'True', reason: 'SignerValidationFailure', message: problem, lastUpdateTime: nowRfc3339() }];
       }, { uid: csr.metadata.uid, subresource: 'status' });
       return;
@@ -104,7 +105,9 @@ export function startCsrSigning(deps: CsrSigningDeps): { stop(): void; queue: Wo
     ca ??= loadCertificateAuthority(deps.ca);
     const pem = await issueForRequest(ca, req, usages, certificateDurationMs(spec.expirationSeconds, maxMs));
     await updateObject(deps.csrs, ctx, '', name, (obj) => {
-      ((obj.status ??= {}) as { certificate?: string }).certificate = Buffer.from(pem).toString('base64');
+      const status = (obj.status ??= {}) as { certificate?: string };
+      // Issued meanwhile (by another signer run): the certificate is immutable once set.
+      status.certificate ||= Buffer.from(pem).toString('base64');
     }, { uid: csr.metadata.uid, subresource: 'status' });
   }, { name: 'csrsigning', log: deps.log });
 

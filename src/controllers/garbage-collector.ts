@@ -10,6 +10,7 @@ import type { Storage } from '../storage/interface.ts';
 import type { CacheEvent } from '../storage/cache.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { syncToStorage } from '../registry/list.ts';
+import { SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/gc-finalizers.ts';
 import { controllerContext, isConflict, isNotFound, updateObject } from './client.ts';
 import { startInformer } from './informer.ts';
@@ -220,6 +221,8 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
 
   /** Deletes with the uid (and, when given, resourceVersion) the decision was made on. */
   const deleteObject = async (id: ObjectId, policy: 'Orphan' | 'Background' | 'Foreground', resourceVersion: string | undefined, owners: OwnerReference[]) => {
+    // What NamespaceLifecycle admission refuses to anyone, the collector does not do either.
+    if (id.store.def.group === '' && id.store.def.plural === 'namespaces' && SYSTEM_NAMESPACES.includes(id.name)) return;
     const attempt = (rv: string | undefined) => id.store.delete(id.namespace, id.name, { ctx, dryRun: false, propagationPolicy: policy, preconditions: { uid: id.uid, resourceVersion: rv } });
     try {
       await attempt(resourceVersion);
@@ -295,9 +298,19 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     if (rest.length) obj.metadata.finalizers = rest; else delete obj.metadata.finalizers;
   }, { uid: id.uid });
 
+  /** The graph has seen every write up to now: each store's cache has reached storage's revision (their
+   *  events reach `observe` as the caches apply them), so no dependent written before is missing. */
+  const graphCurrent = async () => {
+    const revision = await deps.storage.currentRevision();
+    const caught = await Promise.all(stores.map((s) => s.cache.waitFor(revision, 1000)));
+    if (caught.includes(false)) throw new Error(`the caches have not reached revision ${revision} yet`);
+  };
+
   const processOwner = async (uid: string) => {
     const id = ownerJobs.get(uid);
     if (!id) return;
+    // Orphaning, and letting an owner go, trust the dependents the graph knows: it must be current.
+    await graphCurrent();
     const done = () => { if (ownerJobs.get(uid) === id) ownerJobs.delete(uid); };
     const live = id.store.current(id.namespace, id.name)?.object as ApiObject | undefined;
     if (!live || live.metadata.uid !== uid || !live.metadata.deletionTimestamp) return done();
