@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 import { until } from './support/until.ts';
 import { call } from './support/write-helpers.ts';
+import { startEtcd } from './support/etcd-process.ts';
+import { EtcdStorage } from '../src/storage/etcd.ts';
 
 const NS = 'gc';
 const CM = `/api/v1/namespaces/${NS}/configmaps`;
@@ -180,6 +182,35 @@ describe('garbage collector turned off', () => {
       assert.deepEqual((await s.request('GET', '/api/v1/namespaces/default/configmaps/d')).json().metadata.ownerReferences, [ref]);
     } finally {
       await s.stop();
+    }
+  });
+});
+
+describe('garbage collector on etcd', () => {
+  it('foreground and orphan deletions complete though most caches are idle (they learn the revision late)', async () => {
+    const etcd = await startEtcd();
+    const storage = await EtcdStorage.connect({ endpoints: etcd.endpoints, prefix: '/registry' });
+    const s = await startTestServer({ storage, controllers: ['*'] });
+    try {
+      const post = async (path: string, metadata: object) => {
+        const r = await s.request('POST', path, { body: JSON.stringify({ metadata }) });
+        assert.equal(r.status, 201, r.body);
+        return r.json();
+      };
+      for (const policy of ['Foreground', 'Orphan']) {
+        const o = await post('/api/v1/namespaces/default/configmaps', { name: `o-${policy.toLowerCase()}` });
+        const ref = { apiVersion: 'v1', kind: 'ConfigMap', name: `o-${policy.toLowerCase()}`, uid: o.metadata.uid, blockOwnerDeletion: true };
+        await post('/api/v1/namespaces/default/secrets', { name: `d-${policy.toLowerCase()}`, ownerReferences: [ref] });
+        const r = await s.request('DELETE', `/api/v1/namespaces/default/configmaps/o-${policy.toLowerCase()}?propagationPolicy=${policy}`);
+        assert.equal(r.status, 200, r.body);
+        await until(async () => (await s.request('GET', `/api/v1/namespaces/default/configmaps/o-${policy.toLowerCase()}`)).status === 404, `the ${policy} owner to go`);
+        const dep = await s.request('GET', `/api/v1/namespaces/default/secrets/d-${policy.toLowerCase()}`);
+        if (policy === 'Foreground') assert.equal(dep.status, 404);
+        else assert.equal(dep.json().metadata.ownerReferences, undefined);
+      }
+    } finally {
+      await s.stop();
+      await etcd.stop();
     }
   });
 });

@@ -8,7 +8,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import * as status from '../machinery/status.ts';
-import { syncToStorage } from '../registry/list.ts';
+import { decodeKv } from '../storage/cache.ts';
 import { addLists, evaluatorFor, mask, prettyPrint, quotaScopes, resourceList, toJson, type ResourceList } from '../controllers/quota-evaluators.ts';
 
 const MAX_TRIES = 3;
@@ -27,12 +27,19 @@ function exceeded(usage: ResourceList, hard: ResourceList): string[] {
   return [...usage].filter(([k, q]) => hard.has(k) && q.cmp(hard.get(k)!) > 0).map(([k]) => k);
 }
 
+interface Charge { quota: ApiObject; used: ResourceList }
+
+/** The namespace's quotas as stored now. */
+async function storedQuotas(storage: Storage, store: ResourceStore, namespace: string): Promise<ApiObject[]> {
+  const page = await storage.range(store.listPrefix(namespace));
+  return page.kvs.map((kv) => decodeKv(kv).object as ApiObject);
+}
+
 export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, storage: Storage): AdmissionPlugin {
-  /** One attempt: the quotas to write with their new usage, or a refusal. */
-  const check = (attrs: AdmissionAttributes, store: ResourceStore): { quota: ApiObject; used: ResourceList }[] => {
+  /** One attempt over the namespace's quotas: those to write with their new usage, or a refusal. */
+  const check = (attrs: AdmissionAttributes, list: ApiObject[]): Charge[] => {
     const { served, operation, object } = attrs;
     const evaluator = evaluatorFor(served.def);
-    const list = store.cache.list(store.listPrefix(attrs.namespace)).map((c) => c.object as ApiObject);
     const interesting: ApiObject[] = [];
     for (const quota of list) {
       const hard = resourceList(quotaStatus(quota).hard);
@@ -56,7 +63,7 @@ export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, sto
     // What does not grow costs nothing (a shrink is not credited here; the controller recounts).
     delta = new Map([...delta].filter(([, q]) => !q.isZero() && !q.isNegative()));
     if (!delta.size) return [];
-    const out: { quota: ApiObject; used: ResourceList }[] = [];
+    const out: Charge[] = [];
     for (const quota of interesting) {
       const hard = resourceList(quotaStatus(quota).hard);
       const used = resourceList(quotaStatus(quota).used);
@@ -80,9 +87,19 @@ export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, sto
       if (!evaluatorFor(served.def).handles(operation)) return;
       const store = quotas();
       if (!store) return;
+      // The cache first (a quota not in it yet is not filled, so not enforced, either); storage once the
+      // cache proved stale: a refusal or a lost compare-and-swap is decided again on what is stored.
+      let fresh = false;
       for (let attempt = 1; ; attempt++) {
-        await syncToStorage(store, storage);
-        const charges = check(attrs, store);
+        const list = fresh ? await storedQuotas(storage, store, attrs.namespace) : store.cache.list(store.listPrefix(attrs.namespace)).map((c) => c.object as ApiObject);
+        if (!list.length) return;
+        let charges: Charge[];
+        try {
+          charges = check(attrs, list);
+        } catch (err) {
+          if (!fresh && err instanceof status.StatusError && err.code === 403) { fresh = true; continue; }
+          throw err;
+        }
         if (attrs.ctx.dryRun || !charges.length) return;
         try {
           for (const { quota, used } of charges) {
@@ -96,6 +113,7 @@ export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, sto
           return;
         } catch (err) {
           if (!(err instanceof status.StatusError && err.code === 409) || attempt >= MAX_TRIES) throw err;
+          fresh = true;
         }
       }
     },

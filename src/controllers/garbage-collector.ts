@@ -7,9 +7,9 @@
 // watch caches; owners themselves are read from the caches, made current before an absence is trusted.
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
-import type { CacheEvent } from '../storage/cache.ts';
+import { decodeKv, type CacheEvent, type CachedObject } from '../storage/cache.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
-import { syncToStorage } from '../registry/list.ts';
+import { syncCache } from '../registry/list.ts';
 import { SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/gc-finalizers.ts';
 import { controllerContext, isConflict, isNotFound, updateObject } from './client.ts';
@@ -51,6 +51,8 @@ interface Dependent extends ObjectId {
 type OwnerState = { kind: 'absent' } | { kind: 'unresolvable' } | { kind: 'present'; object: ApiObject };
 
 const ABSENT_CACHE_SIZE = 1000;
+/** How long a cache may take to reach storage's revision before storage is read instead. */
+const CACHE_WAIT_MS = 200;
 
 /** Kinds the collector leaves alone: Kubernetes' default ignored resources are the Events. */
 function tracked(store: ResourceStore): boolean {
@@ -134,25 +136,30 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
   };
 
   const observe = (store: ResourceStore, e: CacheEvent) => {
-    const obj = e.current.object as ApiObject;
+    if (!e.deleted) { observeObject(store, e.current); return; }
+    const uid = (e.current.object as ApiObject).metadata?.uid;
+    if (!uid) return;
+    const prev = nodes.get(uid);
+    if (prev) {
+      nodes.delete(uid);
+      unlink(prev);
+      for (const o of prev.owners) ownerMayBeFree(o, prev.namespace);
+    }
+    ownerJobs.delete(uid);
+    // Its dependents have lost an owner.
+    enqueueDependents(uid);
+  };
+
+  /** An object as it is now: its place in the graph, and the work it may need. */
+  const observeObject = (store: ResourceStore, current: CachedObject) => {
+    const obj = current.object as ApiObject;
     const uid = obj.metadata?.uid;
     if (!uid) return;
     const prev = nodes.get(uid);
-    if (e.deleted) {
-      if (prev) {
-        nodes.delete(uid);
-        unlink(prev);
-        for (const o of prev.owners) ownerMayBeFree(o, prev.namespace);
-      }
-      ownerJobs.delete(uid);
-      // Its dependents have lost an owner.
-      enqueueDependents(uid);
-      return;
-    }
     const owners = ownerReferencesOf(obj);
     const deleting = !!obj.metadata.deletionTimestamp;
     if (owners.length) {
-      const node: Dependent = { store, namespace: e.current.namespace, name: e.current.name, uid, owners, deleting };
+      const node: Dependent = { store, namespace: current.namespace, name: current.name, uid, owners, deleting };
       if (prev) unlink(prev);
       nodes.set(uid, node);
       link(node);
@@ -164,7 +171,7 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
       for (const o of prev.owners) ownerMayBeFree(o, prev.namespace);
     }
     if (deleting && (hasFinalizer(obj, ORPHAN_FINALIZER) || hasFinalizer(obj, FOREGROUND_FINALIZER))) {
-      enqueueOwner({ store, namespace: e.current.namespace, name: e.current.name, uid });
+      enqueueOwner({ store, namespace: current.namespace, name: current.name, uid });
       if (hasFinalizer(obj, FOREGROUND_FINALIZER)) enqueueDependents(uid);
     }
   };
@@ -208,8 +215,13 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     if (absent.has(ref.uid)) return { kind: 'absent' };
     let found = target.store.current(target.namespace, target.name);
     if (found?.object.metadata?.uid !== ref.uid) {
-      await syncToStorage(target.store, deps.storage);
-      found = target.store.current(target.namespace, target.name);
+      // Not in the cache as referenced: look again once it is current, or in storage if it lags.
+      if (await syncCache(target.store, deps.storage, CACHE_WAIT_MS)) {
+        found = target.store.current(target.namespace, target.name);
+      } else {
+        const { kv } = await deps.storage.get(target.store.key(target.namespace, target.name));
+        found = kv && decodeKv(kv);
+      }
     }
     if (!found || found.object.metadata?.uid !== ref.uid) {
       if (absent.size >= ABSENT_CACHE_SIZE) absent.clear();
@@ -298,19 +310,29 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     if (rest.length) obj.metadata.finalizers = rest; else delete obj.metadata.finalizers;
   }, { uid: id.uid });
 
-  /** The graph has seen every write up to now: each store's cache has reached storage's revision (their
-   *  events reach `observe` as the caches apply them), so no dependent written before is missing. */
-  const graphCurrent = async () => {
+  /**
+   * Makes sure the graph knows every dependent of `ownerUid` written up to now. A store whose cache has
+   * reached storage's revision has given its events to `observe`; one that lags (on etcd an idle cache
+   * learns the revision only from progress notifications) is read from storage for such dependents.
+   */
+  const dependentsCurrent = async (ownerUid: string) => {
     const revision = await deps.storage.currentRevision();
-    const caught = await Promise.all(stores.map((s) => s.cache.waitFor(revision, 1000)));
-    if (caught.includes(false)) throw new Error(`the caches have not reached revision ${revision} yet`);
+    await Promise.all(stores.map(async (store) => {
+      if (await store.cache.waitFor(revision, CACHE_WAIT_MS)) return;
+      const page = await deps.storage.range(store.keyRoot);
+      for (const kv of page.kvs) {
+        if (!kv.value.includes(ownerUid)) continue;
+        const item = decodeKv(kv);
+        if (ownerReferencesOf(item.object as ApiObject).some((o) => o.uid === ownerUid)) observeObject(store, item);
+      }
+    }));
   };
 
   const processOwner = async (uid: string) => {
     const id = ownerJobs.get(uid);
     if (!id) return;
-    // Orphaning, and letting an owner go, trust the dependents the graph knows: it must be current.
-    await graphCurrent();
+    // Orphaning, and letting an owner go, trust the dependents the graph knows: it must know them all.
+    await dependentsCurrent(uid);
     const done = () => { if (ownerJobs.get(uid) === id) ownerJobs.delete(uid); };
     const live = id.store.current(id.namespace, id.name)?.object as ApiObject | undefined;
     if (!live || live.metadata.uid !== uid || !live.metadata.deletionTimestamp) return done();
