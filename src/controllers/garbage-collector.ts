@@ -4,7 +4,8 @@
 //    (ownerReference blockOwnerDeletion=true) are gone;
 //  - `orphan`: the owner's references are removed from its dependents, then the owner goes.
 // It keeps a graph of every object that has owner references (dependents by owner uid) built from the
-// watch caches; owners themselves are read from the caches, made current before an absence is trusted.
+// watch caches; owners themselves are read from the caches, and an absence is trusted only once the cache
+// is current (or storage says so, when the cache lags).
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import { decodeKv, type CacheEvent, type CachedObject } from '../storage/cache.ts';
@@ -30,7 +31,8 @@ export interface GarbageCollectorDeps {
   stores: ResourceStore[];
   storage: Storage;
   log(line: string): void;
-  /** How often every dependent whose owner is not in the cache is looked at again (default 30 s). */
+  /** How often the graph is rebuilt from the caches and dependents whose owner is missing are looked at
+   *  again (default 30 s). */
   resyncMs?: number;
   /** Objects handled at the same time (default 8). */
   workers?: number;
