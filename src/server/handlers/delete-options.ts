@@ -73,7 +73,7 @@ export function deleteOptionsOf(body: Buffer, mediaType: string, params: QueryPa
   if (errs.length) throw status.invalid(META_GROUP, 'DeleteOptions', '', errs);
   return {
     preconditions: b.preconditions,
-    propagationPolicy: (policy as PropagationPolicy | undefined) ?? (orphanDependents ? 'Orphan' : undefined),
+    propagationPolicy: (policy as PropagationPolicy | undefined) ?? (orphanDependents === undefined ? undefined : orphanDependents ? 'Orphan' : 'Background'),
     gracePeriodSeconds: b.gracePeriodSeconds ?? params.gracePeriodSeconds,
     orphanDependents,
     dryRun: params.dryRun || (b.dryRun?.length ?? 0) > 0,
