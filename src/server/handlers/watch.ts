@@ -15,6 +15,7 @@ import type { Request, Response } from '../respond.ts';
 import { encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { watchFramer } from '../codecs/watch-frames.ts';
+import { FrameQueue, flushSoon, cancelFlush } from './watch-flush.ts';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 /** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
@@ -39,6 +40,8 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   const out = res as ServerResponse;
   let headerWritten = false;
   let ended = false;
+  /** The client is gone: nothing more can be written. */
+  let closed = false;
   let sentColumns = false;
   let bufferBaseline = 0;
   let live = false;
@@ -46,6 +49,8 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   let timeout: NodeJS.Timeout | undefined;
   let bookmarkTimer: NodeJS.Timeout | undefined;
   let stallTimer: NodeJS.Timeout | undefined;
+  // Frames wait here until the end of the turn, so that a client gets one write per turn, not per event.
+  const queued = new FrameQueue();
 
   const writeHeader = () => {
     headerWritten = true;
@@ -54,12 +59,14 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   };
   const finish = () => {
     if (ended) return;
+    flush();
     ended = true;
     active?.stop();
     clearTimeout(timeout);
     clearTimeout(bookmarkTimer);
     clearTimeout(stallTimer);
     deps.watchRegistry.delete(finish);
+    cancelFlush(flush);
     if (!headerWritten) writeHeader();
     res.end();
   };
@@ -72,6 +79,8 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     clearTimeout(bookmarkTimer);
     clearTimeout(stallTimer);
     deps.watchRegistry.delete(finish);
+    cancelFlush(flush);
+    queued.clear();
     // HTTP/2: reset this stream alone (a destroy would queue behind the unsent data); HTTP/1.1: drop the connection.
     const stream = (res as { stream?: ServerHttp2Stream }).stream;
     if (stream) stream.close(http2constants.NGHTTP2_CANCEL);
@@ -88,11 +97,17 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
       }, STALL_GRACE_MS);
     }
   };
+  function flush(): void {
+    const bytes = queued.take();
+    if (!bytes || ended || closed) return;
+    if (!headerWritten) writeHeader();
+    out.write(bytes);
+    if (live) checkBacklog();
+  }
   const write = (frame: string | Uint8Array) => {
     if (ended) return;
-    if (!headerWritten) writeHeader();
-    out.write(frame);
-    if (live) checkBacklog();
+    queued.push(frame);
+    if (queued.length === 1) flushSoon(flush);
   };
 
   // The object an event carries, as the client asked for it: the served version, a one-row Table
@@ -107,9 +122,10 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     return obj;
   };
   const frame = (type: string, object: unknown) => framer.frame(type, object);
+  // Fast path: the stored version as the cache encoded it, written as is.
+  const asCached = framer.json && !served.version.fromStorage && !alias && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata';
   const eventFrame = (type: WatchEventType, obj: CachedObject): string | Uint8Array => {
-    // Fast path: the stored version as the cache encoded it, written as is.
-    if (framer.json && !served.version.fromStorage && !alias && rep.as !== 'Table' && rep.as !== 'PartialObjectMetadata') return sharedJsonFrame(type, obj);
+    if (asCached) return sharedJsonFrame(type, obj);
     return frame(type, eventObject(encodeFor(served, obj).object));
   };
   const bookmarkFrame = (rv: number, initialEventsEnd: boolean): string | Uint8Array => {
@@ -119,7 +135,10 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   };
 
   // A client gone while the watch starts (a consistent read may wait) ends it as soon as it has started.
-  res.on('close', finish);
+  res.on('close', () => {
+    closed = true;
+    finish();
+  });
   try {
     active = await prepared.start({
       event: (type, obj) => write(eventFrame(type, obj)),
@@ -136,6 +155,9 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     throw err;
   }
   if (ended) { active.stop(); return; }
+  // The initial events go out now, and what they leave unsent is the baseline of the backlog check.
+  flush();
+  cancelFlush(flush);
   if (!headerWritten) writeHeader();
   live = true;
   bufferBaseline = res.writableLength;
@@ -159,15 +181,15 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   }
 }
 
-/** Encoded event frames of cached objects, shared by every watcher an event goes to: one encoding per event
- *  instead of one per watcher. Keyed weakly: a frame lives as long as the cache keeps its object. */
-const jsonFrames = new WeakMap<CachedObject, { type: WatchEventType; frame: Buffer }>();
+/** The encoded frame of the event being fanned out, shared by every watcher it goes to: one encoding per event
+ *  instead of one per watcher. The cache hands an event to all its watchers in a row, so remembering the
+ *  last frame is enough, and no frame outlives its fan-out. */
+let lastFrame: { obj: CachedObject; type: WatchEventType; frame: Buffer } | undefined;
 
 function sharedJsonFrame(type: WatchEventType, obj: CachedObject): Buffer {
-  const hit = jsonFrames.get(obj);
-  if (hit && hit.type === type) return hit.frame;
+  if (lastFrame && lastFrame.obj === obj && lastFrame.type === type) return lastFrame.frame;
   const frame = Buffer.from(`{"type":"${type}","object":${obj.json}}\n`);
-  jsonFrames.set(obj, { type, frame });
+  lastFrame = { obj, type, frame };
   return frame;
 }
 
