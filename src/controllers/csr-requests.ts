@@ -2,7 +2,7 @@
 // names and key, and the rules of the well-known signers (Kubernetes' pkg/apis/certificates helpers:
 // ValidateKubeletClientCSR, ValidateKubeletServingCSR, and the apiserver-client usages), with their messages.
 import type { ApiObject } from '../apis/meta/v1.ts';
-import { x509 } from '../pki/x509.ts';
+import { x509, type X509 } from '../pki/x509.ts';
 import { bytesOf, specOf } from '../apis/certificates/csr-validation.ts';
 import { binaryString, decodePem } from '../apis/certificates/pem.ts';
 
@@ -29,7 +29,7 @@ export function parseRequest(csr: ApiObject): ParsedRequest {
   const found = pem && decodePem(binaryString(pem));
   if (!found || found.block.type !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
   const request = new x509.Pkcs10CertificateRequest(found.block.bytes);
-  const san = request.extensions.find((e) => e instanceof x509.SubjectAlternativeNameExtension) as x509.SubjectAlternativeNameExtension | undefined;
+  const san = request.extensions.find((e) => e instanceof x509.SubjectAlternativeNameExtension) as X509.SubjectAlternativeNameExtension | undefined;
   const names = san?.names.items ?? [];
   const of = (type: string) => names.filter((n) => n.type === type).map((n) => n.value);
   const cn = request.subjectName.getField('CN');

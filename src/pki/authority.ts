@@ -1,6 +1,6 @@
 // The certificate authority: generating a new one and loading one from PEM.
 import { X509Certificate as NodeX509Certificate, createPrivateKey } from 'node:crypto';
-import { x509 } from './x509.ts';
+import { x509, type X509 } from './x509.ts';
 import { exportPrivateKeyPem, generateKeyPair, importSigningKey, NEW_KEY_ALGORITHM, type SigningKey } from './keys.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -13,7 +13,7 @@ export interface PemPair {
 }
 
 export interface CertificateAuthority extends PemPair {
-  certificate: x509.X509Certificate;
+  certificate: X509.X509Certificate;
   signingKey: SigningKey;
 }
 

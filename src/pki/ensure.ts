@@ -6,7 +6,8 @@ import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { servingHosts, type ServingHosts } from './hosts.ts';
 import { certificateAuthorityProblem, leafCertificateProblem } from './inspect.ts';
-import type { CertificateAuthority, PemPair } from './authority.ts';
+import type { PemPair } from './authority.ts';
+import { createAuthority, issueLeaf, nativeAuthority, type LeafSpec, type NativeAuthority } from './native-issue.ts';
 
 export const PKI_FILES = {
   caCert: 'ca.crt',
@@ -19,6 +20,8 @@ export const PKI_FILES = {
 
 export const ADMIN_COMMON_NAME = 'capstan-admin';
 export const ADMIN_ORGANIZATIONS: readonly string[] = ['system:masters'];
+/** The serving certificate's subject CN (sign.ts's default for serving certificates). */
+const SERVING_COMMON_NAME = 'capstan-apiserver';
 /** Certificates with less validity left than this are replaced at start. */
 export const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -70,8 +73,7 @@ async function writeAtomically(path: string, content: string, mode: number): Pro
 }
 
 async function writePair(certPath: string, keyPath: string, pair: PemPair): Promise<void> {
-  await writeAtomically(keyPath, pair.keyPem, 0o600);
-  await writeAtomically(certPath, pair.certPem, 0o644);
+  await Promise.all([writeAtomically(keyPath, pair.keyPem, 0o600), writeAtomically(certPath, pair.certPem, 0o644)]);
 }
 
 export async function ensurePki(dir: string, options: EnsurePkiOptions = {}): Promise<Pki> {
@@ -82,23 +84,30 @@ export async function ensurePki(dir: string, options: EnsurePkiOptions = {}): Pr
   );
   const generated: Pki['generated'] = {};
   const hosts = servingHosts(options.hosts);
+  // What was generated is written at the end, all files at once (each one atomically).
+  const writes: [certPath: string, keyPath: string, pair: PemPair][] = [];
 
-  // The generator is loaded only when something must be signed; a plain restart never needs it.
-  let authority: CertificateAuthority | undefined;
+  // Capstan's own ECDSA CA signs with node:crypto alone (native-issue.ts); the general signer, slow to load,
+  // is loaded only for a CA of another kind that someone put here.
+  let authority: NativeAuthority | undefined;
   let ca: PemPair;
   const caReason = caProblem(dir, caCert, caKey);
   if (caReason === undefined) {
     ca = { certPem: caCert!, keyPem: caKey! };
   } else {
-    const { generateCertificateAuthority } = await import('./authority.ts');
-    authority = await generateCertificateAuthority();
+    authority = createAuthority();
     ca = authority;
-    await writePair(path('caCert'), path('caKey'), authority);
+    writes.push([path('caCert'), path('caKey'), authority]);
     generated.ca = caReason;
   }
-  const signer = async (): Promise<CertificateAuthority> => {
-    if (!authority) authority = (await import('./authority.ts')).loadCertificateAuthority(ca);
-    return authority;
+  const issue = async (spec: LeafSpec): Promise<PemPair> => {
+    authority ??= nativeAuthority(ca);
+    if (authority) return issueLeaf(authority, spec);
+    const [{ loadCertificateAuthority }, { issueServingCertificate, issueClientCertificate }] = await Promise.all([import('./authority.ts'), import('./sign.ts')]);
+    const signer = loadCertificateAuthority(ca);
+    return spec.extendedKeyUsage === 'serverAuth'
+      ? issueServingCertificate(signer, { commonName: spec.commonName, dnsNames: spec.dnsNames ?? [], ipAddresses: spec.ipAddresses ?? [] })
+      : issueClientCertificate(signer, { commonName: spec.commonName, organizations: spec.organizations });
   };
 
   let serving: PemPair;
@@ -114,9 +123,8 @@ export async function ensurePki(dir: string, options: EnsurePkiOptions = {}): Pr
   if (servingReason === undefined) {
     serving = { certPem: servingCert!, keyPem: servingKey! };
   } else {
-    const { issueServingCertificate } = await import('./sign.ts');
-    serving = await issueServingCertificate(await signer(), hosts);
-    await writePair(path('servingCert'), path('servingKey'), serving);
+    serving = await issue({ commonName: SERVING_COMMON_NAME, dnsNames: hosts.dnsNames, ipAddresses: hosts.ipAddresses, extendedKeyUsage: 'serverAuth' });
+    writes.push([path('servingCert'), path('servingKey'), serving]);
     generated.serving = servingReason;
   }
 
@@ -133,12 +141,12 @@ export async function ensurePki(dir: string, options: EnsurePkiOptions = {}): Pr
   if (adminReason === undefined) {
     admin = { certPem: adminCert!, keyPem: adminKey! };
   } else {
-    const { issueClientCertificate } = await import('./sign.ts');
-    admin = await issueClientCertificate(await signer(), { commonName: ADMIN_COMMON_NAME, organizations: [...ADMIN_ORGANIZATIONS] });
-    await writePair(path('adminCert'), path('adminKey'), admin);
+    admin = await issue({ commonName: ADMIN_COMMON_NAME, organizations: [...ADMIN_ORGANIZATIONS], extendedKeyUsage: 'clientAuth' });
+    writes.push([path('adminCert'), path('adminKey'), admin]);
     generated.admin = adminReason;
   }
 
+  await Promise.all(writes.map(([certPath, keyPath, pair]) => writePair(certPath, keyPath, pair)));
   return {
     dir,
     caCertPath: path('caCert'),

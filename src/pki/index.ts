@@ -1,7 +1,8 @@
 // Public surface of the PKI that loads quickly: certificates on disk and the admin kubeconfig.
-// Signing (sign.ts: signCertificate, issueClientCertificate, issueServingCertificate; authority.ts:
-// generateCertificateAuthority, loadCertificateAuthority) loads @peculiar/x509, which takes ~90 ms,
-// so import those modules directly where they are needed; ensurePki loads them only when it must sign.
+// ensurePki issues Capstan's own certificates with node:crypto (native-issue.ts). The general signer
+// (sign.ts: signCertificate, issueClientCertificate, issueServingCertificate; authority.ts:
+// generateCertificateAuthority, loadCertificateAuthority) uses @peculiar/x509, which x509.ts loads on
+// first use (~50 ms): import those modules directly where they are needed.
 export { ensurePki, pkiDir, PKI_FILES, ADMIN_COMMON_NAME, ADMIN_ORGANIZATIONS, RENEW_BEFORE_MS } from './ensure.ts';
 export type { Pki, EnsurePkiOptions } from './ensure.ts';
 export { servingHosts, DEFAULT_SERVING_DNS_NAMES, DEFAULT_SERVING_IP_ADDRESSES } from './hosts.ts';

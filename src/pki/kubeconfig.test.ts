@@ -99,6 +99,15 @@ test('buildKubeconfig inlines the certificates as base64 and names one cluster, 
   assert.deepEqual(named.contexts, [{ name: 'x1', context: { cluster: 'c1', user: 'u1' } }]);
 });
 
+test('names that YAML would read as something else come back as the same strings', () => {
+  for (const name of ['a: b', '#x', 'yes', 'No', 'null', '123', '0x1f', '- item', 'quote"d', 'back\\slash', 'tab\tnew\nline', 'ünïcode', '']) {
+    const view = parse(buildKubeconfig({ server: 'https://[::1]:6443', caPem: 'CA', clientCertPem: 'C', clientKeyPem: 'K', clusterName: name, userName: name, contextName: name }));
+    assert.equal(view['current-context'], name);
+    assert.deepEqual(view.contexts, [{ name, context: { cluster: name, user: name } }]);
+    assert.equal(view.clusters[0].cluster.server, 'https://[::1]:6443');
+  }
+});
+
 test('serverUrl dials loopback for wildcard binds and brackets IPv6', () => {
   assert.equal(serverUrl('127.0.0.1', 6443), 'https://127.0.0.1:6443');
   assert.equal(serverUrl('0.0.0.0', 6443), 'https://127.0.0.1:6443');

@@ -1,7 +1,6 @@
 // The admin kubeconfig: one cluster, one user with a client certificate, one context, all inline,
 // so the file works wherever it is copied.
 import { chmod, rename, writeFile } from 'node:fs/promises';
-import { stringify } from 'yaml';
 import { canonicalIp } from './ip.ts';
 import { isIP } from 'node:net';
 
@@ -18,24 +17,41 @@ export interface KubeconfigOptions {
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
+// Written by hand rather than through the YAML library: the shape is fixed, and the first use of the
+// library's stringifier costs a few milliseconds of every start.
 export function buildKubeconfig(options: KubeconfigOptions): string {
-  const clusterName = options.clusterName ?? 'capstan';
-  const userName = options.userName ?? 'capstan-admin';
-  const contextName = options.contextName ?? 'capstan';
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: clusterName, cluster: { server: options.server, 'certificate-authority-data': base64(options.caPem) } }],
-    users: [
-      {
-        name: userName,
-        user: { 'client-certificate-data': base64(options.clientCertPem), 'client-key-data': base64(options.clientKeyPem) },
-      },
-    ],
-    contexts: [{ name: contextName, context: { cluster: clusterName, user: userName } }],
-    'current-context': contextName,
-    preferences: {},
-  }, { lineWidth: 0 });
+  const cluster = scalar(options.clusterName ?? 'capstan');
+  const user = scalar(options.userName ?? 'capstan-admin');
+  const context = scalar(options.contextName ?? 'capstan');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `  - name: ${cluster}`,
+    '    cluster:',
+    `      server: ${scalar(options.server)}`,
+    `      certificate-authority-data: ${scalar(base64(options.caPem))}`,
+    'users:',
+    `  - name: ${user}`,
+    '    user:',
+    `      client-certificate-data: ${scalar(base64(options.clientCertPem))}`,
+    `      client-key-data: ${scalar(base64(options.clientKeyPem))}`,
+    'contexts:',
+    `  - name: ${context}`,
+    '    context:',
+    `      cluster: ${cluster}`,
+    `      user: ${user}`,
+    `current-context: ${context}`,
+    'preferences: {}',
+    '',
+  ].join('\n');
+}
+
+/** A YAML string: plain when nothing in it can read as anything else, else double-quoted (a JSON string is a
+ *  valid YAML double-quoted scalar). */
+function scalar(text: string): string {
+  const plain = /^[A-Za-z][A-Za-z0-9._/+=-]*$/.test(text) && !/^(y|n|yes|no|true|false|on|off|null)$/i.test(text);
+  return plain ? text : JSON.stringify(text);
 }
 
 /**

@@ -1,6 +1,6 @@
 // Signs certificates with a certificate authority: the general signer (later used for
 // CertificateSigningRequests) and the two shapes Capstan issues itself, client and serving.
-import { x509 } from './x509.ts';
+import { x509, type X509 } from './x509.ts';
 import { exportPrivateKeyPem, generateKeyPair } from './keys.ts';
 import { canonicalIp } from './ip.ts';
 import { loadCertificateAuthority, type CertificateAuthority, type PemPair } from './authority.ts';
@@ -39,9 +39,9 @@ export interface SubjectSpec {
 
 export interface CertificateTemplate {
   /** The certified key: a WebCrypto public key, an x509.PublicKey (e.g. from a CSR) or SPKI DER. */
-  publicKey: x509.PublicKeyType;
+  publicKey: X509.PublicKeyType;
   /** A subject built from parts, or a name taken as is (e.g. a CSR's subjectName). */
-  subject: SubjectSpec | x509.Name;
+  subject: SubjectSpec | X509.Name;
   dnsNames?: string[];
   ipAddresses?: string[];
   emailAddresses?: string[];
@@ -60,7 +60,7 @@ export interface IssuedCertificate {
   keyPem: string;
 }
 
-export function subjectName(subject: SubjectSpec): x509.JsonName {
+export function subjectName(subject: SubjectSpec): X509.JsonName {
   // One attribute per RDN, the usual layout (O before CN), so every reader sees each O value.
   return [
     ...(subject.organizations ?? []).map((o) => ({ O: [o] })),
@@ -69,7 +69,7 @@ export function subjectName(subject: SubjectSpec): x509.JsonName {
   ];
 }
 
-function generalNames(template: CertificateTemplate): x509.JsonGeneralNames {
+function generalNames(template: CertificateTemplate): X509.JsonGeneralNames {
   return [
     ...(template.dnsNames ?? []).map((value) => ({ type: 'dns' as const, value })),
     ...(template.ipAddresses ?? []).map((value) => ({ type: 'ip' as const, value: canonicalIp(value) })),
@@ -86,7 +86,7 @@ export async function signCertificate(ca: CertificateAuthority, template: Certif
   const notAfter = requestedNotAfter > ca.certificate.notAfter ? ca.certificate.notAfter : requestedNotAfter;
 
   const publicKey = await x509.PublicKey.create(template.publicKey);
-  const extensions: x509.Extension[] = [
+  const extensions: X509.Extension[] = [
     new x509.BasicConstraintsExtension(template.isCA ?? false, undefined, true),
     await x509.SubjectKeyIdentifierExtension.create(publicKey),
     await x509.AuthorityKeyIdentifierExtension.create(ca.certificate.publicKey),
@@ -106,7 +106,7 @@ export async function signCertificate(ca: CertificateAuthority, template: Certif
     issuer: ca.certificate.subjectName,
     publicKey,
     signingKey: ca.signingKey.privateKey,
-    signingAlgorithm: ca.signingKey.signingAlgorithm as x509.X509CertificateCreateParamsBase['signingAlgorithm'],
+    signingAlgorithm: ca.signingKey.signingAlgorithm as X509.X509CertificateCreateParamsBase['signingAlgorithm'],
     notBefore,
     notAfter,
     extensions,

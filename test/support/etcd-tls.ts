@@ -5,7 +5,7 @@ import { webcrypto } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { x509 } from '../../src/pki/x509.ts';
+import { x509, type X509 } from '../../src/pki/x509.ts';
 
 export interface TestPki {
   caPem: string;
@@ -39,7 +39,7 @@ export async function createTestPki(): Promise<TestPki> {
 
   async function issue(serialNumber: string, subject: string, server: boolean) {
     const keys = await generateKeys();
-    const extensions: x509.Extension[] = [
+    const extensions: X509.Extension[] = [
       new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
       new x509.ExtendedKeyUsageExtension([server ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
     ];
