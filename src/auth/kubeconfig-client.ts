@@ -3,8 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import https from 'node:https';
-import http from 'node:http';
+import type * as Http from 'node:http';
+import { createRequire } from 'node:module';
 import YAML from 'yaml';
+
+// Imported as ESM, node:http reads every export, WebSocket's too, which loads Node's bundled fetch client
+// (~5 MB of memory in every server, webhooks or not); required as CommonJS it does not.
+const http = createRequire(import.meta.url)('node:http') as typeof Http;
 
 export interface WebhookConnection {
   server: URL;
@@ -52,7 +57,7 @@ export interface JsonResponse {
 }
 
 /** POSTs JSON and answers the response body; rejects on a network error or after `timeoutMs`. */
-export function postJson(conn: WebhookConnection, agent: http.Agent | undefined, body: unknown, timeoutMs: number): Promise<JsonResponse> {
+export function postJson(conn: WebhookConnection, agent: Http.Agent | undefined, body: unknown, timeoutMs: number): Promise<JsonResponse> {
   const payload = JSON.stringify(body);
   const secure = conn.server.protocol === 'https:';
   const lib = secure ? https : http;
@@ -85,6 +90,6 @@ export function postJson(conn: WebhookConnection, agent: http.Agent | undefined,
 }
 
 /** A keep-alive agent for one webhook (connections are reused between reviews). */
-export function webhookAgent(conn: WebhookConnection): http.Agent {
+export function webhookAgent(conn: WebhookConnection): Http.Agent {
   return conn.server.protocol === 'https:' ? new https.Agent({ keepAlive: true, maxSockets: 64 }) : new http.Agent({ keepAlive: true, maxSockets: 64 });
 }

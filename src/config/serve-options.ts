@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import type { ServeOptions } from './flags.ts';
 import type { ServerOptions } from '../server/server.ts';
 import type { AccessControlOptions } from '../auth/access-control.ts';
-import { EtcdStorage } from '../storage/etcd.ts';
 import { FeatureGates } from './feature-gates.ts';
 
 
@@ -32,6 +31,8 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
   if (o.etcdServers?.length) {
     const read = (f: string | undefined) => (f ? readFile(f) : Promise.resolve(undefined));
     const [ca, cert, key] = await Promise.all([read(o.etcdCafile), read(o.etcdCertfile), read(o.etcdKeyfile)]);
+    // The etcd client (gRPC, protobuf) is loaded only for a server that uses it.
+    const { EtcdStorage } = await import('../storage/etcd.ts');
     opts.storage = await EtcdStorage.connect({ endpoints: o.etcdServers, prefix: o.etcdPrefix, tls: ca || cert || key ? { ca, cert, key } : undefined });
     opts.compactionIntervalMs = o.etcdCompactionInterval;
   }
