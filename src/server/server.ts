@@ -1,9 +1,9 @@
 // Assembles and runs the API server: PKI, storage, registry, controllers and the HTTPS listener.
 import http2 from 'node:http2';
-import { mkdtemp, mkdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensurePki, buildKubeconfig, serverUrl, writeKubeconfig, pkiDir } from '../pki/index.ts';
+import { ensurePki, buildKubeconfig, serverUrl, writeKubeconfig, pkiDir, PKI_FILES, type Pki } from '../pki/index.ts';
 import type { Storage } from '../storage/interface.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import { startCompactor, type Compactor } from '../storage/compactor.ts';
@@ -83,7 +83,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const dataDir = temporary ? await mkdtemp(join(tmpdir(), 'capstan-')) : resolve(opts.dataDir ?? '.capstan');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const bindAddress = opts.bindAddress ?? '127.0.0.1';
-  const pki = await ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
+  const pki = temporary ? await temporaryPki(pkiDir(dataDir), bindAddress) : await ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
   // Access control reads its files and checks its flags first: a wrong one stops the start here.
   const access = await AccessControl.create({ options: opts.access ?? {}, pkiDir: pkiDir(dataDir), log });
   const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
@@ -107,10 +107,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   }
   const storeFor = (group: string, plural: string) => [...stores.values()].find((s) => s.def.group === group && s.def.plural === plural)!;
   const namespaces = storeFor('', 'namespaces');
-  await ensureNamespaces(namespaces);
   const storeIndex = new Map([...stores.values()].map((s) => [`${s.def.group}/${s.def.plural}`, s]));
   access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
-  await access.ensureDefaultPolicy();
+  // Independent writes: they share commits.
+  await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy()]);
 
   let listeningUrl = '';
   const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
@@ -134,6 +134,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const handler = buildHandler({ surface, storage, admission, watchRegistry, access, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() } });
   const server = http2.createSecureServer({
     cert: servingCert, key: servingKey, ca: clientCa, allowHTTP1: true, requestCert: true, rejectUnauthorized: false,
+    // Kubernetes' HTTP/2 windows: 256 KiB per stream for request bodies (node's default is 64 KiB), and the
+    // connection's window grown for its 250 streams below. Watches queue their unsent events against the
+    // session's memory, and past this limit new streams on the connection are refused.
+    settings: { initialWindowSize: HTTP2_STREAM_WINDOW }, maxSessionMemory: HTTP2_MAX_SESSION_MEMORY_MB,
   }, (req, res) => {
     inFlight++;
     res.on('close', () => { if (--inFlight === 0) drained?.(); });
@@ -157,7 +161,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   await writeKubeconfig(kubeconfigPath, kubeconfig);
 
   const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (s) => { sessions.add(s); s.on('close', () => sessions.delete(s)); });
+  server.on('session', (s) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
+    s.setLocalWindowSize(HTTP2_CONNECTION_WINDOW);
+  });
 
   let stopping: Promise<void> | undefined;
   const stop = () => stopping ??= (async () => {
@@ -184,14 +192,41 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, isLeader: () => controllerManager.elector.isLeader(), stop };
 }
 
+const HTTP2_STREAM_WINDOW = 256 * 1024;
+const HTTP2_CONNECTION_WINDOW = 250 * HTTP2_STREAM_WINDOW;
+const HTTP2_MAX_SESSION_MEMORY_MB = 256;
+
 async function ensureNamespaces(namespaces: ResourceStore): Promise<void> {
   const ctx = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
-  for (const name of SYSTEM_NAMESPACES) {
-    if (namespaces.current('', name)) continue;
+  await Promise.all(SYSTEM_NAMESPACES.map(async (name) => {
+    if (namespaces.current('', name)) return;
     try {
       await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ctx, dryRun: false });
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;
     }
+  }));
+}
+
+/** The certificates of temporary (in-memory) servers: generated by the first one in the process, then copied
+ *  into each later one's folder (ensurePki checks them and regenerates what does not fit, such as a serving
+ *  certificate for another address). Each server still writes its own kubeconfig. */
+let temporaryPkiFiles: Promise<Record<string, string> | undefined> | undefined;
+
+async function temporaryPki(dir: string, bindAddress: string): Promise<Pki> {
+  const files = await temporaryPkiFiles;
+  if (files) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await Promise.all(Object.entries(files).map(([name, text]) => writeFile(join(dir, name), text, { mode: name.endsWith('.key') ? 0o600 : 0o644 })));
   }
+  const pki = ensurePki(dir, { hosts: [bindAddress] });
+  if (!files) {
+    // A failed first attempt leaves nothing to copy: the next server generates its own.
+    temporaryPkiFiles = pki.then((p) => ({
+      [PKI_FILES.caCert]: p.caCertPem, [PKI_FILES.caKey]: p.caKeyPem,
+      [PKI_FILES.servingCert]: p.servingCertPem, [PKI_FILES.servingKey]: p.servingKeyPem,
+      [PKI_FILES.adminCert]: p.adminCertPem, [PKI_FILES.adminKey]: p.adminKeyPem,
+    }), () => undefined);
+  }
+  return pki;
 }

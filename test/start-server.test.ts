@@ -1,0 +1,40 @@
+// startServer() for embedding programs and tests: in-memory servers of one process share one generated PKI.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { startTestServer } from './support/capstan.ts';
+
+test('in-memory servers in one process share one CA and admin certificate; each has its own folder and kubeconfig', async () => {
+  const a = await startTestServer();
+  const b = await startTestServer();
+  try {
+    assert.equal(a.caCertPem, b.caCertPem);
+    assert.equal(a.credentials.cert, b.credentials.cert);
+    assert.notEqual(a.dataDir, b.dataDir);
+    assert.notEqual(a.kubeconfigPath, b.kubeconfigPath);
+    assert.match(await readFile(a.kubeconfigPath, 'utf8'), new RegExp(`server: "${a.url}"`));
+    assert.match(await readFile(b.kubeconfigPath, 'utf8'), new RegExp(`server: "${b.url}"`));
+    for (const s of [a, b]) {
+      assert.equal((await s.request('GET', '/readyz')).status, 200);
+      assert.equal((await s.request('GET', '/api/v1/namespaces/kube-system')).status, 200);
+    }
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+});
+
+test('a server bound to another address gets a serving certificate for it, signed by the shared CA', async () => {
+  const a = await startTestServer();
+  const b = await startTestServer({ bindAddress: '127.0.0.2' });
+  try {
+    const serving = new X509Certificate(await readFile(`${b.dataDir}/pki/apiserver.crt`));
+    assert.equal(serving.checkIP('127.0.0.2'), '127.0.0.2');
+    assert.ok(serving.checkIssued(new X509Certificate(a.caCertPem)));
+    assert.equal((await b.request('GET', '/readyz')).status, 200);
+  } finally {
+    await a.stop();
+    await b.stop();
+  }
+});
