@@ -90,7 +90,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const servingKey = opts.tlsPrivateKeyFile ? await readFile(opts.tlsPrivateKeyFile, 'utf8') : pki.servingKeyPem;
   const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : pki.caCertPem;
 
-  const storage = opts.storage ?? SqliteStorage.open(opts.inMemory ? ':memory:' : join(dataDir, 'capstan.db'));
+  // Reads are served from the watch caches, so a file's page cache mostly holds index pages: 16 MiB of it
+  // (the OS caches the file too) instead of 64 MiB that a start fills while it loads every object.
+  const storage = opts.storage ?? (opts.inMemory ? SqliteStorage.open(':memory:') : SqliteStorage.open(join(dataDir, 'capstan.db'), { cacheSizeKiB: SQLITE_CACHE_KIB }));
   const retentionMs = opts.watchHistoryRetentionMs ?? 5 * 60_000;
   const compactor: Compactor = startCompactor(storage, { retentionMs, intervalMs: opts.compactionIntervalMs, onError: (e) => log(`compaction failed: ${e.message}`) });
 
@@ -192,6 +194,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, isLeader: () => controllerManager.elector.isLeader(), stop };
 }
 
+const SQLITE_CACHE_KIB = 16 * 1024;
 const HTTP2_STREAM_WINDOW = 256 * 1024;
 const HTTP2_CONNECTION_WINDOW = 250 * HTTP2_STREAM_WINDOW;
 const HTTP2_MAX_SESSION_MEMORY_MB = 256;
