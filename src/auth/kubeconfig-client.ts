@@ -5,7 +5,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import https from 'node:https';
 import type * as Http from 'node:http';
 import { createRequire } from 'node:module';
-import YAML from 'yaml';
+import YAML from '../machinery/yaml.ts';
 
 // Imported as ESM, node:http reads every export, WebSocket's too, which loads Node's bundled fetch client
 // (~5 MB of memory in every server, webhooks or not); required as CommonJS it does not.

@@ -2,8 +2,8 @@
 // tokencleaner deletes expired bootstrap token Secrets; bootstrapsigner keeps the kube-public ConfigMap
 // `cluster-info` holding a `kubeconfig` (server and CA) and one detached JWS `jws-kubeconfig-<id>` per
 // token usable for signing.
-import { CompactSign } from 'jose';
-import YAML from 'yaml';
+import { CompactSign } from '../auth/authn/jose.ts';
+import YAML from '../machinery/yaml.ts';
 import type { RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';

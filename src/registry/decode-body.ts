@@ -2,7 +2,7 @@
 // parse, read apiVersion/kind (defaulted from the URL), refuse a type the URL does not serve, decode
 // against the schema (type errors, unknown and duplicate fields per `fieldValidation`), convert to the
 // storage version. A patched object goes through the same steps with the patch handler's 422 texts.
-import YAML from 'yaml';
+import YAML from '../machinery/yaml.ts';
 import type { KindDefinition, VersionDefinition } from '../apis/kind.ts';
 import { apiVersionOf } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';

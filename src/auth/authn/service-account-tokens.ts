@@ -2,7 +2,7 @@
 // A token names its issuer, audiences, expiry, service account and (optionally) the Pod, Secret or Node it
 // is bound to; it stops working when any of those objects is gone or was replaced (a different uid).
 import { randomUUID } from 'node:crypto';
-import { CompactSign, compactVerify, decodeProtectedHeader } from 'jose';
+import { CompactSign, compactVerify, decodeProtectedHeader } from './jose.ts';
 import type { UserInfo } from '../../apis/kind.ts';
 import {
   EXTRA_CREDENTIAL_ID, EXTRA_NODE_NAME, EXTRA_NODE_UID, EXTRA_POD_NAME, EXTRA_POD_UID,

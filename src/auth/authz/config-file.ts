@@ -3,7 +3,7 @@
 // reported at once in Kubernetes' field-error form (`authorizers[0].webhook.timeout: Invalid value: ...`).
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import YAML from 'yaml';
+import YAML from '../../machinery/yaml.ts';
 import { type FieldError, fieldErrorText, duplicate, invalid, notSupported, required, tooMany } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { parseDuration, formatDuration } from '../../config/duration.ts';

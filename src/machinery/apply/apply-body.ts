@@ -1,5 +1,5 @@
 // The body of a server-side apply: YAML (JSON is YAML too), which must be a map.
-import YAML from 'yaml';
+import YAML from '../yaml.ts';
 import { badRequest } from '../status.ts';
 import { JsonSyntaxError, parseJsonStrict, type KeyPositions } from '../schema/json-parse.ts';
 

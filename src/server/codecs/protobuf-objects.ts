@@ -1,7 +1,7 @@
 // Whole objects in Kubernetes' protobuf form: the magic prefix `k8s\0`, then the `runtime.Unknown` envelope
 // (typeMeta = 1 {apiVersion = 1, kind = 2}, raw = 2, contentEncoding = 3, contentType = 4) around the object's
 // message; watch events as length-prefixed `WatchEvent` messages whose object is such an envelope.
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryReader, BinaryWriter, WireType } from './wire.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { allKinds } from '../../apis/index.ts';
 import { apiVersionOf, listKindOf, type KindDefinition } from '../../apis/kind.ts';

@@ -10,7 +10,7 @@
 //   a list or map value that is itself a list   message { repeated items = 1 }   (ExtraValue)
 // Reading is the inverse; a string field holding "" reads as unset, because that is what Go's zero value
 // means for the non-pointer strings every Go client writes.
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryReader, BinaryWriter, WireType } from './wire.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { compileSchema, type Field, type SchemaNode } from './schema-nodes.ts';
 

@@ -1,7 +1,7 @@
 // Response bodies in the negotiated encoding: JSON, YAML (as Kubernetes writes it: keys sorted, lists not
 // indented, no folding), protobuf (objects that have a protobuf form; others take the client's next choice)
 // and CBOR.
-import YAML from 'yaml';
+import YAML from '../../machinery/yaml.ts';
 import * as status from '../../machinery/status.ts';
 import type { Representation } from '../negotiate.ts';
 import { encodeCborValue } from './cbor-json.ts';
