@@ -1,7 +1,6 @@
 // The names and addresses the serving certificate must cover.
 import { hostname } from 'node:os';
-import { isIP } from 'node:net';
-import { canonicalIp } from './ip.ts';
+import { canonicalIp, ipFamily } from './ip.ts';
 
 /** The in-cluster names of the API server, as Kubernetes certifies them, plus the loopback name. */
 export const DEFAULT_SERVING_DNS_NAMES: readonly string[] = [
@@ -26,12 +25,12 @@ export function servingHosts(extra: readonly string[] = []): ServingHosts {
   const dnsNames = new Set(DEFAULT_SERVING_DNS_NAMES);
   const ipAddresses = new Set(DEFAULT_SERVING_IP_ADDRESSES);
   const machine = hostname().trim().toLowerCase();
-  if (machine !== '' && isIP(machine) === 0) dnsNames.add(machine);
+  if (machine !== '' && ipFamily(machine) === 0) dnsNames.add(machine);
   for (const raw of extra) {
     const host = raw.trim();
     if (host === '') continue;
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-    if (isIP(bare) !== 0) {
+    if (ipFamily(bare) !== 0) {
       const ip = canonicalIp(bare);
       if (!UNSPECIFIED_ADDRESSES.has(ip)) ipAddresses.add(ip);
     } else {

@@ -1,8 +1,7 @@
 // The admin kubeconfig: one cluster, one user with a client certificate, one context, all inline,
 // so the file works wherever it is copied.
 import { chmod, rename, writeFile } from 'node:fs/promises';
-import { canonicalIp } from './ip.ts';
-import { isIP } from 'node:net';
+import { canonicalIp, ipFamily } from './ip.ts';
 
 export interface KubeconfigOptions {
   /** The API server URL, e.g. https://127.0.0.1:6443. */
@@ -62,9 +61,9 @@ export function serverUrl(bindAddress: string, port: number): string {
   let host = bindAddress.trim();
   if (host === '' || host === '0.0.0.0') host = '127.0.0.1';
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
-  if (isIP(bare) === 6) {
+  if (ipFamily(bare) === 6) {
     const ip = canonicalIp(bare);
-    host = ip === '::' ? '[::1]' : isIP(ip) === 4 ? ip : `[${ip}]`;
+    host = ip === '::' ? '[::1]' : ipFamily(ip) === 4 ? ip : `[${ip}]`;
   }
   return `https://${host}:${port}`;
 }

@@ -3,8 +3,7 @@
 // than the whole rest of a first start; these three certificates need only ECDSA P-256 and a fixed set of
 // extensions, the same that sign.ts writes for them.
 import { X509Certificate, createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
-import { isIP } from 'node:net';
-import { canonicalIp } from './ip.ts';
+import { canonicalIp, ipFamily } from './ip.ts';
 import { toPem } from './keys.ts';
 import type { PemPair } from './authority.ts';
 import * as der from './der.ts';
@@ -156,7 +155,7 @@ function subjectKeyId(spki: Buffer): Buffer {
 
 function ipBytes(ip: string): Buffer {
   const canonical = canonicalIp(ip);
-  if (isIP(canonical) === 4) return Buffer.from(canonical.split('.').map(Number));
+  if (ipFamily(canonical) === 4) return Buffer.from(canonical.split('.').map(Number));
   const [head, tail] = canonical.includes('::') ? canonical.split('::') : [canonical, undefined];
   const front = head ? head.split(':') : [];
   const back = tail ? tail.split(':') : [];
