@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { RecordingListener, storageContract, waitUntil } from './contract.ts';
-import { CompactedError, StoreUnavailableError, type KeyValue } from './interface.ts';
+import { CompactedError, FutureRevisionError, StoreUnavailableError, type KeyValue } from './interface.ts';
 import { SqliteStorage } from './sqlite.ts';
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -109,6 +109,38 @@ describe('SqliteStorage', () => {
       handle.cancel();
     } finally {
       await s.close();
+    }
+  });
+
+  it('answers a write, and shows it to readers and watchers, only once its transaction is on disk', async () => {
+    const { dir, remove } = await tempDir();
+    const s = SqliteStorage.open(join(dir, 'state.db'));
+    try {
+      const rec = new RecordingListener();
+      s.watch('/d/', 0, rec);
+      await waitUntil(() => rec.progress.length === 1, 'the watch to go live');
+      const answered: number[] = [];
+      const first = s.create('/d/a', 'a').then((kv) => { answered.push(kv.modRevision); return kv; });
+      // One turn later the transaction is committed and its WAL flush is on the thread pool.
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = s.create('/d/b', 'b').then((kv) => { answered.push(kv.modRevision); return kv; });
+      assert.deepEqual(answered, []);
+      assert.equal((await s.get('/d/a')).kv, undefined);
+      assert.equal(await s.currentRevision(), 0);
+      assert.deepEqual((await s.range('/d/')).kvs, []);
+      assert.equal(await s.count('/d/'), 0);
+      await assert.rejects(s.get('/d/a', { revision: 1 }), FutureRevisionError);
+      assert.equal(rec.events.length, 0);
+      assert.equal((await first).modRevision, 1);
+      assert.equal((await s.get('/d/a')).kv?.value, 'a');
+      // The write made while the first was being flushed went into the next transaction.
+      assert.equal((await second).modRevision, 2);
+      assert.deepEqual(answered, [1, 2]);
+      assert.deepEqual(rec.revisions(), [1, 2]);
+      assert.deepEqual((await s.range('/d/')).kvs.map((kv) => kv.value), ['a', 'b']);
+    } finally {
+      await s.close();
+      await remove();
     }
   });
 

@@ -14,11 +14,16 @@
 // than afterRevision, so it needs afterRevision >= compacted (rows above the compacted revision are
 // never removed); below that it ends through onError(CompactedError), asynchronously: watch() never throws.
 //
-// Writes arriving in the same event-loop turn are committed in one transaction (group commit); each
-// promise resolves after COMMIT returned, and with WAL + synchronous=FULL that means it is on disk.
-// A failed compare is checked before anything is written, so it rejects only its own write and
-// consumes no revision.
+// Group commit: writes arriving in the same event-loop turn are committed in one transaction. A file
+// database commits with synchronous=NORMAL (COMMIT only write()s the WAL) and then makes the WAL durable
+// with an fdatasync on the thread pool, so the event loop serves requests while the disk flushes; writes
+// arriving meanwhile queue for the next transaction. A write is answered, and its events delivered, only
+// once its transaction is on disk; until then readers see the store as of the last durable revision
+// (reads of keys the pending transaction touched are read at that revision), so nobody observes a write
+// that a power loss could still take back. A failed compare is checked before anything is written, so
+// it rejects only its own write and consumes no revision.
 
+import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import {
   CompactedError,
@@ -96,6 +101,18 @@ type WriteOp =
 interface Settle {
   resolve(kv: KeyValue): void;
   reject(err: Error): void;
+}
+
+/** A committed transaction whose WAL flush is under way: what to answer once it is durable. */
+interface PendingRound {
+  batch: WriteOp[];
+  results: Array<KeyValue | StorageError>;
+  events: WatchEvent[];
+  revision: number;
+  /** Keys the transaction wrote: reads of them go to the durable revision meanwhile. */
+  keys: Set<string>;
+  done: Promise<void>;
+  finish(): void;
 }
 
 interface Watcher {
@@ -198,18 +215,27 @@ export class SqliteStorage implements Storage {
    *  A file is locked for this process alone (locking_mode=EXCLUSIVE): the revision counter lives here. */
   static open(path: string, opts: SqliteStorageOptions = {}): SqliteStorage {
     const db = new DatabaseSync(path);
+    const inMemory = path === ':memory:' || path === '';
+    let walFd: number | undefined;
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('PRAGMA journal_mode = WAL');
-      db.exec('PRAGMA synchronous = FULL');
+      // The store flushes the WAL itself after each commit (see above); SQLite still syncs around checkpoints.
+      db.exec(`PRAGMA synchronous = ${inMemory ? 'FULL' : 'NORMAL'}`);
       db.exec(`PRAGMA cache_size = -${opts.cacheSizeKiB ?? 65536}`);
       db.exec('PRAGMA temp_store = MEMORY');
       // A write transaction takes the exclusive lock now, so a second opener fails here and not later.
       db.exec('BEGIN IMMEDIATE');
       db.exec(SCHEMA);
       db.exec('COMMIT');
-      return new SqliteStorage(db, opts);
+      // With the exclusive lock the WAL file lives (the same file, truncated at most) until the database closes.
+      if (!inMemory) {
+        walFd = openSync(`${path}-wal`, 'r+');
+        fdatasyncSync(walFd);
+      }
+      return new SqliteStorage(db, opts, walFd);
     } catch (err) {
+      if (walFd !== undefined) closeSync(walFd);
       db.close();
       throw new StoreUnavailableError(`cannot open ${path}: ${(err as Error).message}`, { cause: err });
     }
@@ -218,7 +244,16 @@ export class SqliteStorage implements Storage {
   private readonly db: DatabaseSync;
   private readonly sql: ReturnType<typeof prepareAll>;
   private readonly maxBatch: number;
+  /** The WAL file, flushed after each commit; absent for an in-memory database. */
+  private readonly walFd: number | undefined;
+  /** Revision of the newest committed transaction (the next write gets rev + 1). */
   private rev: number;
+  /** Every revision up to here is on disk: what reads, watches and currentRevision() see. */
+  private durable: number;
+  /** The committed transaction waiting for its WAL flush. */
+  private syncing: PendingRound | undefined;
+  /** Why the store stopped (its WAL could not be flushed). */
+  private broken: Error | undefined;
   private compacted: number;
   private compactCursor: number;
   private closed = false;
@@ -228,15 +263,17 @@ export class SqliteStorage implements Storage {
   /** Compactions run one after another. */
   private compactions: Promise<void> = Promise.resolve();
 
-  private constructor(db: DatabaseSync, opts: SqliteStorageOptions) {
+  private constructor(db: DatabaseSync, opts: SqliteStorageOptions, walFd: number | undefined) {
     this.db = db;
     this.sql = prepareAll(db);
     this.maxBatch = Math.max(1, opts.maxBatch ?? 1000);
+    this.walFd = walFd;
     this.compacted = this.metaGet('compacted');
     this.compactCursor = this.metaGet('compact_cursor');
     // Compaction may have removed the newest rows (tombstones), never a row above the compacted revision.
     const maxId = (this.sql.maxId.get() as { id: number | null }).id ?? 0;
     this.rev = Math.max(maxId, this.compacted);
+    this.durable = this.rev;
   }
 
   private metaGet(name: string): number {
@@ -244,12 +281,12 @@ export class SqliteStorage implements Storage {
   }
 
   private unavailable(): StoreUnavailableError {
-    return new StoreUnavailableError('storage is closed');
+    return new StoreUnavailableError(this.broken ? `storage failed: ${this.broken.message}` : 'storage is closed');
   }
 
   /** Runs a synchronous read, turning "closed" and revision checks into rejections. */
   private read<T>(fn: () => T): Promise<T> {
-    if (this.closed) return Promise.reject(this.unavailable());
+    if (this.closed || this.broken) return Promise.reject(this.unavailable());
     try {
       return Promise.resolve(fn());
     } catch (err) {
@@ -259,14 +296,22 @@ export class SqliteStorage implements Storage {
 
   /** The revision to read at: now for 0/absent, else checked against compaction and the present. */
   private readRevision(revision: number | undefined): number {
-    if (!revision || revision <= 0) return this.rev;
-    if (revision > this.rev) throw new FutureRevisionError(revision, this.rev);
+    if (!revision || revision <= 0) return this.durable;
+    if (revision > this.durable) throw new FutureRevisionError(revision, this.durable);
     if (revision < this.compacted) throw new CompactedError(revision, this.compacted);
     return revision;
   }
 
   currentRevision(): Promise<number> {
-    return this.read(() => this.rev);
+    return this.read(() => this.durable);
+  }
+
+  /** Whether the transaction waiting for its flush wrote a key in [start, end): such reads go to the durable revision. */
+  private pendingWithin(start: string, end: string): boolean {
+    const keys = this.syncing?.keys;
+    if (!keys) return false;
+    for (const k of keys) if (k >= start && k < end) return true;
+    return false;
   }
 
   compactedRevision(): Promise<number> {
@@ -282,7 +327,7 @@ export class SqliteStorage implements Storage {
   get(key: string, opts: { revision?: number } = {}): Promise<{ kv: KeyValue | undefined; revision: number }> {
     return this.read(() => {
       const revision = this.readRevision(opts.revision);
-      if (revision === this.rev) {
+      if (revision === this.rev || (revision === this.durable && !this.syncing?.keys.has(key))) {
         const row = this.sql.current.get(key) as unknown as KvRow | undefined;
         return { kv: row && kvOf(row), revision };
       }
@@ -298,7 +343,7 @@ export class SqliteStorage implements Storage {
       const start = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
       const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
       if (start >= end) return { kvs: [], revision, more: false, count: 0 };
-      const now = revision === this.rev;
+      const now = revision === this.rev || (revision === this.durable && !this.pendingWithin(start, end));
       const rows = (
         now ? this.sql.rangeNow.all(start, end, limit || -1) : this.sql.rangeAt.all(start, end, revision, limit || -1)
       ) as unknown as KvRow[];
@@ -315,7 +360,11 @@ export class SqliteStorage implements Storage {
   }
 
   count(prefix: string): Promise<number> {
-    return this.read(() => (this.sql.countNow.get(prefix, endOf(prefix)) as { n: number }).n);
+    return this.read(() => {
+      const end = endOf(prefix);
+      const counted = this.pendingWithin(prefix, end) ? this.sql.countAt.get(prefix, end, this.durable) : this.sql.countNow.get(prefix, end);
+      return (counted as { n: number }).n;
+    });
   }
 
   create(key: string, value: string): Promise<KeyValue> {
@@ -331,31 +380,70 @@ export class SqliteStorage implements Storage {
   }
 
   private enqueue(make: (done: Settle) => WriteOp): Promise<KeyValue> {
-    if (this.closed) return Promise.reject(this.unavailable());
+    if (this.closed || this.broken) return Promise.reject(this.unavailable());
     return new Promise<KeyValue>((resolve, reject) => {
       this.queue.push(make({ resolve, reject }));
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flushQueue());
-      }
+      this.scheduleFlush();
     });
   }
 
-  private flushQueue(all = false): void {
-    this.flushScheduled = false;
-    while (this.queue.length > 0) {
-      this.commitBatch(this.queue.splice(0, this.maxBatch));
-      // A long queue is committed in several transactions; let the event loop run between them.
-      if (this.queue.length > 0 && !all) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flushQueue());
-        return;
-      }
-    }
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.syncing) return;
+    this.flushScheduled = true;
+    setImmediate(() => this.flushQueue());
   }
 
-  /** Applies a batch of writes in one transaction, then settles them and tells the watchers. */
-  private commitBatch(batch: WriteOp[]): void {
+  /** Commits queued writes: one transaction per call for a file (the next one once it is durable), all of
+   *  them for an in-memory database (a turn of the event loop between transactions). */
+  private flushQueue(): void {
+    this.flushScheduled = false;
+    // close() commits what is left itself.
+    if (this.syncing || this.queue.length === 0 || this.closed) return;
+    const round = this.commitBatch(this.queue.splice(0, this.maxBatch));
+    if (round) {
+      if (this.walFd === undefined) this.settle(round);
+      else this.flushWal(round);
+    }
+    if (!this.syncing && this.queue.length > 0) this.scheduleFlush();
+  }
+
+  /** Flushes the WAL on the thread pool; the round is answered once the data is on disk. */
+  private flushWal(round: PendingRound): void {
+    this.syncing = round;
+    for (const op of round.batch) round.keys.add(op.key);
+    fdatasync(this.walFd!, (err) => {
+      this.syncing = undefined;
+      if (err) {
+        this.fail(err, round);
+      } else {
+        this.settle(round);
+      }
+      round.finish();
+      if (this.queue.length > 0 && !this.broken && !this.closed) this.flushQueue();
+    });
+  }
+
+  /** The WAL could not be flushed: nothing of the round is known to be on disk, and the store stops. */
+  private fail(err: Error, round: PendingRound): void {
+    this.broken = err;
+    const failure = this.unavailable();
+    for (const op of [...round.batch, ...this.queue.splice(0)]) op.done.reject(failure);
+    for (const w of [...this.watchers]) this.endWatch(w, failure);
+  }
+
+  /** Answers a durable round and tells the watchers. */
+  private settle(round: PendingRound): void {
+    this.durable = round.revision;
+    round.batch.forEach((op, i) => {
+      const result = round.results[i];
+      if (result instanceof StorageError) op.done.reject(result);
+      else op.done.resolve(result!);
+    });
+    if (round.events.length > 0) this.broadcast(round.events, round.revision);
+  }
+
+  /** Applies a batch of writes in one transaction; undefined when it failed as a whole (its writes are rejected). */
+  private commitBatch(batch: WriteOp[]): PendingRound | undefined {
     let rev = this.rev;
     const results: Array<KeyValue | StorageError> = [];
     const events: WatchEvent[] = [];
@@ -380,15 +468,12 @@ export class SqliteStorage implements Storage {
         // The rollback failing leaves nothing more to undo here.
       }
       for (const op of batch) op.done.reject(err as Error);
-      return;
+      return undefined;
     }
     this.rev = rev;
-    batch.forEach((op, i) => {
-      const result = results[i];
-      if (result instanceof StorageError) op.done.reject(result);
-      else op.done.resolve(result!);
-    });
-    if (events.length > 0) this.broadcast(events, rev);
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => { finish = resolve; });
+    return { batch, results, events, revision: rev, keys: new Set(), done, finish };
   }
 
   /** One write inside the open transaction; a failed compare is returned before anything is written. */
@@ -432,7 +517,7 @@ export class SqliteStorage implements Storage {
       live: false,
       done: false,
     };
-    if (this.closed) {
+    if (this.closed || this.broken) {
       watcher.done = true;
       setImmediate(() => listener.onError(this.unavailable()));
     } else {
@@ -455,8 +540,8 @@ export class SqliteStorage implements Storage {
       this.endWatch(w, new CompactedError(w.afterRevision, this.compacted));
       return;
     }
-    if (w.cursor < this.rev) {
-      const upTo = Math.min(this.rev, w.cursor + REPLAY_CHUNK);
+    if (w.cursor < this.durable) {
+      const upTo = Math.min(this.durable, w.cursor + REPLAY_CHUNK);
       let rows: LogRow[];
       try {
         rows = this.sql.replay.all(w.cursor, upTo, w.prefix, w.end) as unknown as LogRow[];
@@ -466,13 +551,13 @@ export class SqliteStorage implements Storage {
       }
       w.cursor = upTo;
       if (rows.length > 0 && !this.deliver(w, () => w.listener.onEvents(rows.map(eventOf)))) return;
-      if (w.cursor < this.rev) {
+      if (w.cursor < this.durable) {
         setImmediate(() => this.replayStep(w));
         return;
       }
     }
     w.live = true;
-    this.deliver(w, () => w.listener.onProgress(this.rev));
+    this.deliver(w, () => w.listener.onProgress(this.durable));
   }
 
   /** Fans a committed batch out to every live watcher, then tells each one it is current. */
@@ -512,7 +597,7 @@ export class SqliteStorage implements Storage {
   // ---- compaction ----
 
   compact(revision: number): Promise<void> {
-    if (this.closed) return Promise.reject(this.unavailable());
+    if (this.closed || this.broken) return Promise.reject(this.unavailable());
     const run = this.compactions.then(() => this.runCompaction(revision));
     this.compactions = run.catch(() => undefined);
     return run;
@@ -522,7 +607,7 @@ export class SqliteStorage implements Storage {
    *  or below it supersedes, and every tombstone at or below it. Rows above it are never touched. */
   private async runCompaction(revision: number): Promise<void> {
     if (this.closed) throw this.unavailable();
-    if (revision > this.rev) throw new FutureRevisionError(revision, this.rev);
+    if (revision > this.durable) throw new FutureRevisionError(revision, this.durable);
     if (revision <= this.compacted) throw new CompactedError(revision, this.compacted);
     // From here on reads below `revision` are refused, before any row goes.
     this.compacted = revision;
@@ -560,11 +645,22 @@ export class SqliteStorage implements Storage {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    // Writes already accepted are committed before the file is closed.
-    this.flushQueue(true);
     this.closed = true;
+    // Writes already accepted are committed (and flushed) before the file is closed; later ones are refused.
+    while (this.syncing) await this.syncing.done;
+    while (this.queue.length > 0 && !this.broken) {
+      const round = this.commitBatch(this.queue.splice(0, this.maxBatch));
+      if (!round) continue;
+      try {
+        if (this.walFd !== undefined) fdatasyncSync(this.walFd);
+        this.settle(round);
+      } catch (err) {
+        this.fail(err as Error, round);
+      }
+    }
     for (const w of [...this.watchers]) this.endWatch(w, this.unavailable());
     await this.compactions;
     this.db.close();
+    if (this.walFd !== undefined) closeSync(this.walFd);
   }
 }
