@@ -9,7 +9,7 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    validate(attrs) {
+    async validate(attrs) {
       const { served, operation } = attrs;
       if (served.def.group === '' && served.def.plural === 'namespaces') {
         if (operation === 'DELETE' && SYSTEM_NAMESPACES.includes(attrs.name)) {
@@ -18,7 +18,8 @@ export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPl
         return;
       }
       if (!served.def.namespaced || operation !== 'CREATE') return;
-      const ns = namespaces().current('', attrs.namespace);
+      // Not in the cache may mean not seen yet (a namespace just created): ask storage, as Kubernetes does a live lookup.
+      const ns = namespaces().current('', attrs.namespace) ?? await namespaces().readNow('', attrs.namespace);
       if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, attrs.namespace);
       if (ns.object.metadata?.deletionTimestamp || ns.object.status?.phase === 'Terminating') {
         throw status.forbidden(served.store.gr, attrs.name, `unable to create new content in namespace ${attrs.namespace} because it is being terminated`);

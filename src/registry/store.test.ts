@@ -121,6 +121,37 @@ test('a cache that trails storage never answers 404, 409 or a no-op for a write 
   }
 });
 
+test('a cache that has not seen the client\'s last writes (and will not soon) neither delays nor refuses them', async () => {
+  // Storage whose watch holds every event back until released: the cache sees none of these writes.
+  const held: Array<() => void> = [];
+  const frozen: Storage = Object.create(storage);
+  frozen.watch = (prefix, after, listener) => storage.watch(prefix, after, {
+    onEvents: (events) => { held.push(() => listener.onEvents(events)); },
+    onProgress: (revision) => { held.push(() => listener.onProgress(revision)); },
+    onError: (err) => listener.onError(err),
+  });
+  const stale = new ResourceStore(widgets, storage, new WatchCache(frozen, store.keyRoot));
+  await stale.cache.start();
+  try {
+    let obj = (await stale.create('ns', widget('frozen', { size: 1 }), { ctx: ctx(), dryRun: false })).object;
+    for (let size = 2; size <= 6; size++) {
+      const rv = obj.metadata.resourceVersion;
+      const written = await stale.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: rv }, spec: { size } }), updateOpts('frozen'));
+      assert.equal((written.object.spec as { size: number }).size, size);
+      assert.ok(Number(written.object.metadata.resourceVersion) > Number(rv));
+      obj = written.object;
+    }
+    assert.equal(stale.current('ns', 'frozen'), undefined);
+    // A version older than storage's is still a conflict.
+    const e = await statusError(stale.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: '1' } }), updateOpts('frozen')));
+    assert.equal(e.code, 409);
+    assert.equal((await stale.delete('ns', 'frozen', { ctx: ctx(), dryRun: false })).removed, true);
+    assert.ok(held.length > 0);
+  } finally {
+    stale.cache.stop();
+  }
+});
+
 test('concurrent unconditional updates all land; a pinned stale version is a 409', async () => {
   const base = await store.create('ns', widget('busy', { size: 0 }), { ctx: ctx(), dryRun: false });
   await settle();
@@ -135,6 +166,21 @@ test('concurrent unconditional updates all land; a pinned stale version is a 409
   const e = await statusError(store.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: base.object.metadata.resourceVersion } }), updateOpts('busy')));
   assert.equal(e.code, 409);
   assert.equal(e.message, 'Operation cannot be fulfilled on widgets.example.svc.io "busy": the object has been modified; please apply your changes to the latest version and try again');
+});
+
+test('20 writers without a resourceVersion racing on one object all land, none answered 409', async () => {
+  await store.create('ns', widget('crowded', { size: 0 }), { ctx: ctx(), dryRun: false });
+  await settle();
+  // All of them read the same version and meet in the same commits: every round, one wins and the rest
+  // start over from what storage answered, as a patch is re-applied to the fresh object.
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.update('ns', (cur) => {
+    const o = structuredClone(cur!);
+    o.metadata.labels = { ...o.metadata.labels, [`w${i}`]: 'x' };
+    return o;
+  }, updateOpts('crowded'))));
+  assert.equal(new Set(results.map((r) => r.object.metadata.resourceVersion)).size, 20);
+  await settle();
+  assert.equal(Object.keys(store.current('ns', 'crowded')!.object.metadata.labels).length, 20);
 });
 
 test('warnings come from the attempt that succeeded only', async () => {

@@ -2,15 +2,16 @@
 // Objects here are always in the kind's storage version; codecs and conversion live above.
 //
 // Reads come from the watch cache, which may trail storage by a moment. Writes are compare-and-swap on
-// the revision they read, so a stale read only costs a retry; and before an error (not found, conflict)
-// or a no-op is answered from the cache, the cache is brought up to date and the write tried again, as
-// Kubernetes' GuaranteedUpdate re-reads a cached object before trusting it.
+// the revision they read, as Kubernetes' GuaranteedUpdate: a write that loses the swap starts over from
+// the object storage answered with (no limit: each loss means another write went through), and before an
+// error (not found, conflict) or a no-op is answered from a cached object, the object is read from
+// storage and the write tried again on it (the cache may not have seen the client's own last write yet).
 import { randomUUID } from 'node:crypto';
 import type { KindDefinition, RequestContext } from '../apis/kind.ts';
 import { apiVersionOf } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { type KeyValue, type Storage, KeyExistsError, KeyNotFoundError, ModRevisionMismatchError, StoreUnavailableError, StorageError } from '../storage/interface.ts';
-import { WatchCache, type CachedObject, decodeKv } from '../storage/cache.ts';
+import { WatchCache, type CachedObject, type EncodedObject, decodeKv, encodeObject } from '../storage/cache.ts';
 import * as status from '../machinery/status.ts';
 import { type FieldError, fieldErrorText } from '../machinery/field-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectmeta.ts';
@@ -69,11 +70,16 @@ export interface UpdateOptions extends WriteOptions {
 
 /** Kubernetes' maxNameGenerationCreateAttempts. */
 const MAX_GENERATE_NAME_TRIES = 8;
-const MAX_WRITE_RETRIES = 16;
-const CACHE_WAIT_MS = 1000;
 
-/** A compare-and-swap lost to a concurrent write: read again and start over. */
-const RETRY = Symbol('retry');
+/** A compare-and-swap lost to a concurrent write: start over from `current`, storage's object now. */
+interface Retry {
+  retry: true;
+  current: CachedObject | undefined;
+}
+
+function retryWith(current: CachedObject | undefined): Retry {
+  return { retry: true, current };
+}
 
 /** Kubernetes' answer to deleting a namespace that is still being emptied. */
 const NAMESPACE_TERMINATING = 'The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.';
@@ -116,6 +122,11 @@ export class ResourceStore {
   /** The current object, from the cache (which the caller has brought up to date). */
   current(namespace: string, name: string): CachedObject | undefined {
     return this.cache.get(this.key(namespace, name));
+  }
+
+  /** The object as storage has it now, for a caller that must not trust a cache miss (the cache may trail). */
+  readNow(namespace: string, name: string): Promise<CachedObject | undefined> {
+    return this.readStorage(this.key(namespace, name), name);
   }
 
   getOrThrow(namespace: string, name: string): CachedObject {
@@ -162,7 +173,9 @@ export class ResourceStore {
           if ((await this.storage.get(key)).kv) throw new KeyExistsError(key);
           return { ...asServed(key, obj, undefined), created: true };
         }
-        return { ...asServed(key, obj, await this.storage.create(key, JSON.stringify(obj))), created: true };
+        const encoded = encodeObject(obj);
+        const kv = await this.write(key, encoded, () => this.storage.create(key, encoded.value));
+        return writeResult(encoded.at(key, kv.modRevision), true);
       } catch (err) {
         if (!(err instanceof KeyExistsError)) throw this.storageError(err, 'create', meta.name!);
         if (generate && attempt < MAX_GENERATE_NAME_TRIES) {
@@ -190,27 +203,32 @@ export class ResourceStore {
    */
   async update(namespace: string, transform: UpdateTransform, opts: UpdateOptions): Promise<WriteResult> {
     const warningsBefore = opts.ctx.warnings.length;
-    let fresh = false;
-    for (let attempt = 0; ; attempt++) {
+    const key = this.key(namespace, opts.name);
+    // The cached object first; storage's once the cached one proved stale or would decide the answer (an
+    // object missing from the cache may be one it has not seen yet).
+    let current = this.cache.get(key);
+    let fresh = !current;
+    if (!current) current = await this.readStorage(key, opts.name);
+    for (;;) {
       // Warnings belong to the attempt that succeeds.
       opts.ctx.warnings.length = warningsBefore;
       try {
-        const outcome = await this.updateOnce(namespace, transform, opts);
-        if (outcome === RETRY) {
-          if (attempt >= MAX_WRITE_RETRIES) throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
+        const outcome = await this.updateOnce(namespace, current, transform, opts);
+        if ('retry' in outcome) {
+          current = outcome.current;
+          fresh = true;
           continue;
         }
-        if (outcome.unchanged && !fresh) { await this.catchUp(); fresh = true; continue; }
+        if (outcome.unchanged && !fresh) { current = await this.readStorage(key, opts.name); fresh = true; continue; }
         return outcome.result;
       } catch (err) {
-        if (!fresh && err instanceof status.StatusError && err.code < 500) { await this.catchUp(); fresh = true; continue; }
+        if (!fresh && err instanceof status.StatusError && err.code < 500) { current = await this.readStorage(key, opts.name); fresh = true; continue; }
         throw err;
       }
     }
   }
 
-  private async updateOnce(namespace: string, transform: UpdateTransform, opts: UpdateOptions): Promise<typeof RETRY | { result: WriteResult; unchanged: boolean }> {
-    const current = this.current(namespace, opts.name);
+  private async updateOnce(namespace: string, current: CachedObject | undefined, transform: UpdateTransform, opts: UpdateOptions): Promise<Retry | { result: WriteResult; unchanged: boolean }> {
     const next = await transform(current ? structuredClone(current.object) as ApiObject : undefined);
     if (next.metadata === null || typeof next.metadata !== 'object') next.metadata = {};
     if (!current) {
@@ -220,7 +238,7 @@ export class ResourceStore {
         return { result: await this.create(namespace, next, opts), unchanged: false };
       } catch (err) {
         // Someone created it meanwhile: this becomes an update of their object.
-        if (err instanceof status.StatusError && err.reason === 'AlreadyExists') { await this.catchUp(); return RETRY; }
+        if (err instanceof status.StatusError && err.reason === 'AlreadyExists') return retryWith(await this.readStorage(this.key(namespace, opts.name), opts.name));
         throw err;
       }
     }
@@ -258,7 +276,7 @@ export class ResourceStore {
         try {
           revision = (await this.storage.delete(key, current.modRevision)).modRevision;
         } catch (err) {
-          if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
+          if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
           // Another update removed it first: the outcome is the same.
           if (!(err instanceof KeyNotFoundError)) throw this.storageError(err, 'delete', opts.name);
         }
@@ -268,11 +286,12 @@ export class ResourceStore {
 
     if (opts.dryRun) return { result: { ...asServed(key, obj, current.modRevision), created: false }, unchanged: false };
     try {
-      const kv = await this.storage.update(key, storedJson(obj), current.modRevision);
-      return { result: { ...asServed(key, obj, kv), created: false }, unchanged: false };
+      const encoded = encodeObject(obj);
+      const kv = await this.write(key, encoded, () => this.storage.update(key, encoded.value, current.modRevision));
+      return { result: writeResult(encoded.at(key, kv.modRevision), false), unchanged: false };
     } catch (err) {
-      if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
-      if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
+      if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
+      if (err instanceof KeyNotFoundError) return retryWith(undefined);
       throw this.storageError(err, 'update', opts.name);
     }
   }
@@ -290,21 +309,24 @@ export class ResourceStore {
    * waiting for its content) are marked on the first delete and refuse a second one while still held.
    */
   async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
-    let fresh = false;
-    for (let attempt = 0; ; attempt++) {
+    const key = this.key(namespace, name);
+    let current = this.cache.get(key);
+    let fresh = !current;
+    if (!current) current = await this.readStorage(key, name);
+    for (;;) {
       try {
-        const outcome = await this.deleteOnce(namespace, name, opts);
-        if (outcome !== RETRY) return outcome;
-        if (attempt >= MAX_WRITE_RETRIES) throw status.conflict(this.gr, name, status.OBJECT_MODIFIED);
+        const outcome = await this.deleteOnce(namespace, name, current, opts);
+        if (!('retry' in outcome)) return outcome;
+        current = outcome.current;
+        fresh = true;
       } catch (err) {
-        if (!fresh && err instanceof status.StatusError && err.code < 500) { await this.catchUp(); fresh = true; continue; }
+        if (!fresh && err instanceof status.StatusError && err.code < 500) { current = await this.readStorage(key, name); fresh = true; continue; }
         throw err;
       }
     }
   }
 
-  private async deleteOnce(namespace: string, name: string, opts: DeleteOptions): Promise<typeof RETRY | DeleteResult> {
-    const current = this.current(namespace, name);
+  private async deleteOnce(namespace: string, name: string, current: CachedObject | undefined, opts: DeleteOptions): Promise<Retry | DeleteResult> {
     if (!current) throw status.notFound(this.gr, name);
     const obj = structuredClone(current.object) as ApiObject;
     const meta = obj.metadata;
@@ -342,23 +364,24 @@ export class ResourceStore {
       const kv = await this.storage.delete(this.key(namespace, name), current.modRevision);
       return { object: decodeKv(kv).object as ApiObject, removed: true };
     } catch (err) {
-      if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
-      if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
+      if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
+      if (err instanceof KeyNotFoundError) return retryWith(undefined);
       throw this.storageError(err, 'delete', name);
     }
   }
 
   /** Writes an object marked for deletion (kept until its finalizers are gone). */
-  private async markDeleted(namespace: string, name: string, current: CachedObject, obj: ApiObject, dryRun: boolean): Promise<typeof RETRY | DeleteResult> {
+  private async markDeleted(namespace: string, name: string, current: CachedObject, obj: ApiObject, dryRun: boolean): Promise<Retry | DeleteResult> {
     const key = this.key(namespace, name);
     delete obj.metadata.resourceVersion;
     if (dryRun) return { object: asServed(key, obj, current.modRevision).object, removed: false };
     try {
-      const kv = await this.storage.update(key, JSON.stringify(obj), current.modRevision);
-      return { object: asServed(key, obj, kv).object, removed: false };
+      const encoded = encodeObject(obj);
+      const kv = await this.write(key, encoded, () => this.storage.update(key, encoded.value, current.modRevision));
+      return { object: encoded.at(key, kv.modRevision).object as ApiObject, removed: false };
     } catch (err) {
-      if (err instanceof ModRevisionMismatchError) { await this.catchUp(err.current?.modRevision); return RETRY; }
-      if (err instanceof KeyNotFoundError) { await this.catchUp(); return RETRY; }
+      if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
+      if (err instanceof KeyNotFoundError) return retryWith(undefined);
       throw this.storageError(err, 'delete', name);
     }
   }
@@ -457,17 +480,32 @@ export class ResourceStore {
     throw status.invalid(this.def.group, this.def.kind, obj.metadata?.name ?? '', unique);
   }
 
-  /** Waits until the cache has seen `revision` (default: the store's newest); true when it has. */
-  private async catchUp(revision?: number): Promise<boolean> {
-    let target = revision;
-    if (target === undefined) {
-      try {
-        target = await this.storage.currentRevision();
-      } catch (err) {
-        throw this.storageError(err, 'get', '');
-      }
+  /** Runs a storage write of `encoded`, whose event the cache then serves from the same encoding. */
+  private async write(key: string, encoded: EncodedObject, op: () => Promise<KeyValue>): Promise<KeyValue> {
+    const withdraw = this.cache.expect(key, encoded);
+    try {
+      return await op();
+    } finally {
+      withdraw();
     }
-    return this.cache.waitFor(target, CACHE_WAIT_MS);
+  }
+
+  /** The object as storage has it now (the cached one when it is of the same revision). */
+  private async readStorage(key: string, name: string): Promise<CachedObject | undefined> {
+    let kv: KeyValue | undefined;
+    try {
+      kv = (await this.storage.get(key)).kv;
+    } catch (err) {
+      throw this.storageError(err, 'get', name);
+    }
+    return this.fromStorage(kv);
+  }
+
+  /** A key-value storage answered with, as the cache holds objects (reusing the cached one of that revision). */
+  private fromStorage(kv: KeyValue | undefined): CachedObject | undefined {
+    if (!kv) return undefined;
+    const cached = this.cache.get(kv.key);
+    return cached && cached.modRevision === kv.modRevision ? cached : decodeKv(kv);
   }
 
   storageError(err: unknown, operation: string, name: string): Error {
@@ -478,11 +516,9 @@ export class ResourceStore {
   }
 }
 
-/** The stored form of an object: its resourceVersion is the key's revision, never part of the value. The
- *  object itself is left as it is (a transform may hand the same object to a retry). */
-function storedJson(obj: ApiObject): string {
-  const { resourceVersion: _rv, ...meta } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata: meta });
+/** The answer to a write, from the object as written; it is parsed only if someone reads `object`. */
+function writeResult(served: CachedObject, created: boolean): WriteResult {
+  return { get object() { return served.object as ApiObject; }, json: served.json, created };
 }
 
 /**

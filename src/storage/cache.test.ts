@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WatchCache, TooOldResourceVersionError, CacheUnavailableError, decodeKv, type CacheEvent } from './cache.ts';
+import { WatchCache, TooOldResourceVersionError, CacheUnavailableError, decodeKv, encodeObject, type CacheEvent } from './cache.ts';
 import { SqliteStorage } from './sqlite.ts';
 import type { Storage, WatchListener } from './interface.ts';
 
@@ -22,6 +22,63 @@ describe('decodeKv', () => {
     const obj = decodeKv({ key: P + 'ns/a', value: JSON.stringify({ data: { x: '1' }, metadata: { labels: { a: 'b' }, uid: 'u', name: 'a', namespace: 'ns' }, kind: 'ConfigMap', apiVersion: 'v1' }), createRevision: 3, modRevision: 7 });
     assert.equal(obj.json, '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","namespace":"ns","uid":"u","resourceVersion":"7","labels":{"a":"b"}},"data":{"x":"1"}}');
     assert.deepEqual([obj.namespace, obj.name, obj.modRevision], ['ns', 'a', 7]);
+  });
+});
+
+describe('encodeObject', () => {
+  const shapes: Record<string, unknown>[] = [
+    { data: { x: '1' }, metadata: { labels: { a: 'b' }, uid: 'u', name: 'a', namespace: 'ns', resourceVersion: '3' }, kind: 'ConfigMap', apiVersion: 'v1' },
+    // No namespace, no uid, fields Kubernetes does not know, and text that looks like the member it splices.
+    { kind: 'Thing', apiVersion: 'x/v1', metadata: { name: 'n', zeta: 1, annotations: { '"resourceVersion":""': '"resourceVersion":""' } }, spec: { resourceVersion: '' } },
+    // resourceVersion is the only metadata field, or the last one.
+    { kind: 'K', apiVersion: 'v1', metadata: {} },
+    { apiVersion: 'v1', metadata: { name: 'n', selfLink: 's', uid: 'u' } },
+  ];
+  it('stores what decodeKv turns into the same object and JSON it serves at a revision', () => {
+    for (const shape of shapes) {
+      const enc = encodeObject(shape);
+      assert.equal(JSON.parse(enc.value).metadata.resourceVersion, undefined);
+      const key = `${P}ns/${(shape.metadata as { name?: string }).name ?? 'x'}`;
+      const served = enc.at(key, 42);
+      const decoded = decodeKv({ key, value: enc.value, createRevision: 1, modRevision: 42 });
+      assert.equal(served.json, decoded.json);
+      assert.deepEqual(served.object, JSON.parse(decoded.json));
+      assert.deepEqual([served.namespace, served.name, served.modRevision], [decoded.namespace, decoded.name, 42]);
+    }
+  });
+
+  it('leaves the object it encodes as it was', () => {
+    const obj = structuredClone(shapes[0]);
+    encodeObject(obj);
+    assert.deepEqual(obj, shapes[0]);
+  });
+});
+
+describe('WatchCache expectations', () => {
+  it('serves the event of an announced write from its encoding, and decodes any other', async () => {
+    const storage = SqliteStorage.open(':memory:');
+    const cache = await started(storage);
+    try {
+      const enc = encodeObject(JSON.parse(cm('ns', 'a', { x: '1' })));
+      const withdraw = cache.expect(P + 'ns/a', enc);
+      const kv = await storage.create(P + 'ns/a', enc.value);
+      withdraw();
+      await storage.create(P + 'ns/b', cm('ns', 'b'));
+      await settle(cache, storage);
+      assert.equal(cache.get(P + 'ns/a')!.json, enc.at(P + 'ns/a', kv.modRevision).json);
+      assert.equal(cache.get(P + 'ns/a')!.object.metadata.resourceVersion, String(kv.modRevision));
+      assert.equal(cache.get(P + 'ns/b')!.object.metadata.name, 'b');
+      // A write of another value to an announced key is decoded from what was stored.
+      const other = encodeObject(JSON.parse(cm('ns', 'a', { x: 'announced' })));
+      const withdrawOther = cache.expect(P + 'ns/a', other);
+      await storage.update(P + 'ns/a', cm('ns', 'a', { x: 'stored' }), kv.modRevision);
+      withdrawOther();
+      await settle(cache, storage);
+      assert.deepEqual(cache.get(P + 'ns/a')!.object.data, { x: 'stored' });
+    } finally {
+      cache.stop();
+      await storage.close();
+    }
   });
 });
 

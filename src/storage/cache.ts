@@ -1,6 +1,7 @@
 // The watch cache of one resource: its current objects (decoded once, encoded once) and a window of recent
 // events, kept up to date from a storage watch. Lists, gets and watches are served from here.
 import type { Storage, WatchEvent, WatchHandle, KeyValue } from './interface.ts';
+import { SortedKeys } from './sorted-keys.ts';
 
 /** One object as the cache keeps it: parsed, and its JSON (with resourceVersion) ready to write. */
 export interface CachedObject {
@@ -59,6 +60,55 @@ export function decodeKv(kv: KeyValue, revision = kv.modRevision): CachedObject 
   return { key: kv.key, namespace: (object.metadata.namespace as string | undefined) ?? '', name, modRevision: revision, object, json: JSON.stringify(object) };
 }
 
+/** An object about to be written, encoded once: the value to store and, from the same text, the object as
+ *  reads serve it once storage has given it a revision. */
+export interface EncodedObject {
+  /** The stored value: Kubernetes' field order, without resourceVersion (decodeKv of it gives `at`'s answer). */
+  value: string;
+  /** The object as reads serve it, stamped with `revision`; `object` is parsed from the JSON on first use. */
+  at(key: string, revision: number): CachedObject;
+}
+
+const RV_MEMBER = '"resourceVersion":""';
+
+/**
+ * Encodes `obj` (its resourceVersion ignored) once for a write. The JSON is made with an empty
+ * resourceVersion, whose member is the first of that text in it (kind and apiVersion are strings, and the
+ * metadata fields before it are too: inside a JSON string every quote is escaped, so the text only
+ * matches a real member); the stored value leaves the member out, a served revision fills it in.
+ */
+export function encodeObject(obj: Record<string, any>): EncodedObject {
+  const { kind, apiVersion, metadata, ...rest } = obj;
+  const ordered = { kind, apiVersion, metadata: orderMetadata(metadata ?? {}, ''), ...rest };
+  const json = JSON.stringify(ordered);
+  const at = json.indexOf(RV_MEMBER);
+  const end = at + RV_MEMBER.length;
+  const value = json[end] === ',' ? json.slice(0, at) + json.slice(end + 1)
+    : json[at - 1] === ',' ? json.slice(0, at - 1) + json.slice(end)
+    : json.slice(0, at) + json.slice(end);
+  const namespace = typeof ordered.metadata.namespace === 'string' ? ordered.metadata.namespace : '';
+  return {
+    value,
+    at(key, revision) {
+      const served = json.slice(0, end - 1) + revision + json.slice(end - 1);
+      return lazyCachedObject(key, namespace, revision, served);
+    },
+  };
+}
+
+/** A cached object whose parsed form is made from its JSON only when someone reads it. */
+function lazyCachedObject(key: string, namespace: string, revision: number, json: string): CachedObject {
+  let object: Record<string, any> | undefined;
+  return {
+    key,
+    namespace,
+    name: key.slice(key.lastIndexOf('/') + 1),
+    modRevision: revision,
+    json,
+    get object() { return (object ??= JSON.parse(json) as Record<string, any>); },
+  };
+}
+
 /** ObjectMeta's fields in the order Kubernetes encodes them. */
 const METADATA_ORDER = ['name', 'generateName', 'namespace', 'selfLink', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
 
@@ -85,7 +135,7 @@ export class WatchCache {
   private readonly storage: Storage;
   private objects = new Map<string, CachedObject>();
   /** Keys in order, built on first use after a (re)load and kept sorted as keys come and go. */
-  private sortedKeys: string[] | undefined = [];
+  private sortedKeys: SortedKeys | undefined = new SortedKeys();
   private events: CacheEvent[] = [];
   private eventStart = 0; // index of the oldest event in `events`
   /** How many recent events are kept (settable until the first event arrives). */
@@ -97,6 +147,8 @@ export class WatchCache {
   private oldestResumable = 0;
   private readonly watchers = new Set<CacheWatcher>();
   private readonly waiters: { revision: number; resolve: () => void }[] = [];
+  /** Writes under way, by key: their events are served from the writer's encoding when the value is the one written. */
+  private readonly expected = new Map<string, EncodedObject>();
   private handle: WatchHandle | undefined;
   private failure: Error | undefined = new CacheUnavailableError('storage is (re)initializing');
   private stopped = false;
@@ -166,6 +218,13 @@ export class WatchCache {
     return this.objects.get(key);
   }
 
+  /** Announces a write of `encoded`: its event is served from that encoding instead of decoding the stored
+   *  value again. Returns the function that withdraws it, called once the write has settled. */
+  expect(key: string, encoded: EncodedObject): () => void {
+    this.expected.set(key, encoded);
+    return () => { if (this.expected.get(key) === encoded) this.expected.delete(key); };
+  }
+
   /** Current objects under `keyPrefix` (the whole resource, or one namespace), in key order. */
   list(keyPrefix = this.prefix): CachedObject[] {
     return [...this.scan(keyPrefix)];
@@ -176,8 +235,9 @@ export class WatchCache {
   *scan(keyPrefix = this.prefix, fromKey = ''): Generator<CachedObject> {
     const keys = this.keysInOrder();
     const start = fromKey > keyPrefix ? fromKey : keyPrefix;
-    for (let i = start === this.prefix ? 0 : lowerBound(keys, start); i < keys.length && keys[i].startsWith(keyPrefix); i++) {
-      yield this.objects.get(keys[i])!;
+    for (const key of keys.from(start === this.prefix ? 0 : keys.lowerBound(start))) {
+      if (!key.startsWith(keyPrefix)) return;
+      yield this.objects.get(key)!;
     }
   }
 
@@ -185,7 +245,7 @@ export class WatchCache {
   countFrom(keyPrefix: string, fromKey = ''): number {
     const keys = this.keysInOrder();
     const start = fromKey > keyPrefix ? fromKey : keyPrefix;
-    return lowerBound(keys, prefixUpperBound(keyPrefix)) - lowerBound(keys, start);
+    return keys.lowerBound(prefixUpperBound(keyPrefix)) - keys.lowerBound(start);
   }
 
   /** Resolves true once the cache has seen `revision`, false after `timeoutMs`. */
@@ -224,8 +284,8 @@ export class WatchCache {
     return this.oldestResumable;
   }
 
-  private keysInOrder(): string[] {
-    if (!this.sortedKeys) this.sortedKeys = [...this.objects.keys()].sort(compareKeys);
+  private keysInOrder(): SortedKeys {
+    this.sortedKeys ??= SortedKeys.from(this.objects.keys());
     return this.sortedKeys;
   }
 
@@ -234,13 +294,14 @@ export class WatchCache {
       const previous = this.objects.get(e.kv.key);
       let event: CacheEvent;
       if (e.type === 'put') {
-        const current = decodeKv(e.kv);
+        const encoded = this.expected.size > 0 ? this.expected.get(e.kv.key) : undefined;
+        const current = encoded && encoded.value === e.kv.value ? encoded.at(e.kv.key, e.kv.modRevision) : decodeKv(e.kv);
         this.objects.set(e.kv.key, current);
-        if (!previous && this.sortedKeys) insertSorted(this.sortedKeys, e.kv.key);
+        if (!previous) this.sortedKeys?.insert(e.kv.key);
         event = { revision: e.kv.modRevision, current, previous, deleted: false };
       } else {
         this.objects.delete(e.kv.key);
-        if (previous && this.sortedKeys) removeSorted(this.sortedKeys, e.kv.key);
+        if (previous) this.sortedKeys?.remove(e.kv.key);
         const last = previous ?? decodeKv(e.prevKv);
         event = { revision: e.kv.modRevision, current: restampLazy(last, e.kv.modRevision), previous: last, deleted: true };
       }
@@ -323,30 +384,7 @@ function restampLazy(last: CachedObject, revision: number): CachedObject {
   };
 }
 
-function compareKeys(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /** The first string after every string that starts with `prefix`. */
 function prefixUpperBound(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-}
-
-function lowerBound(keys: string[], key: string): number {
-  let lo = 0, hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid] < key) lo = mid + 1; else hi = mid;
-  }
-  return lo;
-}
-
-function insertSorted(keys: string[], key: string): void {
-  const i = lowerBound(keys, key);
-  if (keys[i] !== key) keys.splice(i, 0, key);
-}
-
-function removeSorted(keys: string[], key: string): void {
-  const i = lowerBound(keys, key);
-  if (keys[i] === key) keys.splice(i, 1);
 }

@@ -98,7 +98,8 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
  */
 export function encodeFor(served: ServedResource, obj: CachedObject | { object: ApiObject; json: string }): { object: ApiObject; json: string } {
   const v = served.version;
-  if (!v.fromStorage && !served.alias) return { object: obj.object as ApiObject, json: obj.json };
+  // The same object, not a copy: reading `object` may parse it, and most answers need only the JSON.
+  if (!v.fromStorage && !served.alias) return obj as { object: ApiObject; json: string };
   const converted = v.fromStorage ? v.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
   const object = served.alias ? served.alias.object(converted) : converted;
   return { object, json: JSON.stringify(object) };
