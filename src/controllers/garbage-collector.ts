@@ -184,6 +184,9 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     dependentsOf.clear();
     for (const store of stores) {
       for (const item of store.cache.list()) {
+        // Only objects with owners, or on their way out, have a place in the graph; the cache says which
+        // without parsing every object.
+        if (item.meta && !item.meta.ownerReferences && !item.meta.deletionTimestamp) continue;
         const obj = item.object as ApiObject;
         const uid = obj.metadata?.uid;
         if (!uid) continue;

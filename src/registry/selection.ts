@@ -85,7 +85,8 @@ export function buildSelection(def: KindDefinition, namespace: string, parsed: P
     matches(obj: CachedObject): boolean {
       if (pinned !== undefined && obj.name !== pinned) return false;
       if (scoped && obj.namespace !== scoped) return false;
-      if (labels && !labels.matches(obj.object.metadata?.labels)) return false;
+      // The cache keeps labels beside the JSON: a label selector parses no object.
+      if (labels && !labels.matches(obj.meta ? obj.meta.labels : obj.object.metadata?.labels)) return false;
       if (f && !fieldSelectorMatches(f, (field) => getters[field]?.(obj.object as ApiObject))) return false;
       return true;
     },

@@ -173,6 +173,25 @@ describe('WatchCache', () => {
     }
   });
 
+  it('hands a committed batch to each watcher in order; one that throws mid-batch gets no more of it', async () => {
+    const storage = SqliteStorage.open(':memory:');
+    const cache = await started(storage);
+    try {
+      const seen: number[][] = [[], []];
+      let closed = 0;
+      cache.watch(cache.revision, { onEvent: (e) => { seen[0].push(e.revision); if (seen[0].length === 2) throw new Error('gone'); }, onClose: () => { closed++; } });
+      cache.watch(cache.revision, { onEvent: (e) => seen[1].push(e.revision), onClose: () => {} });
+      // Writes of one turn share a commit: one batch of events.
+      await Promise.all(['a', 'b', 'c'].map((n) => storage.create(`${P}n/${n}`, cm('n', n))));
+      await settle(cache, storage);
+      assert.deepEqual(seen, [[1, 2], [1, 2, 3]]);
+      assert.equal(closed, 1);
+    } finally {
+      cache.stop();
+      await storage.close();
+    }
+  });
+
   it('waits for a revision, or gives up after the timeout', async () => {
     const storage = SqliteStorage.open(':memory:');
     const cache = await started(storage);

@@ -2,15 +2,22 @@
 // events, kept up to date from a storage watch. Lists, gets and watches are served from here.
 import type { Storage, WatchEvent, WatchHandle, KeyValue } from './interface.ts';
 import { SortedKeys } from './sorted-keys.ts';
+import { LeanObject, metaOf, type CachedMeta } from './cached-object.ts';
 
-/** One object as the cache keeps it: parsed, and its JSON (with resourceVersion) ready to write. */
+export type { CachedMeta } from './cached-object.ts';
+
+/** One object as the cache keeps it: its JSON (with resourceVersion) ready to write, and the object parsed from
+ *  it on first read (cached-object.ts). */
 export interface CachedObject {
   key: string;
   namespace: string;
   name: string;
   modRevision: number;
-  object: Record<string, any>;
+  readonly object: Record<string, any>;
   json: string;
+  /** The metadata fields read without parsing (labels, owners, deletion); absent on objects made outside
+   *  the cache, whose `object` is at hand. */
+  meta?: CachedMeta;
 }
 
 export interface CacheEvent {
@@ -50,14 +57,15 @@ export class TooOldResourceVersionError extends Error {
 /** The cache is re-listing after its storage watch failed (or was stopped). */
 export class CacheUnavailableError extends Error {}
 
-/** Parses a stored value and stamps it with its resourceVersion, once per write. */
-export function decodeKv(kv: KeyValue, revision = kv.modRevision): CachedObject {
+/** Parses a stored value and stamps it with its resourceVersion, once per write. The parsed object is handed
+ *  on for this turn's readers (`keepParsed`), not kept: a load of every object keeps only their JSON. */
+export function decodeKv(kv: KeyValue, revision = kv.modRevision, keepParsed = true): CachedObject {
   const stored = JSON.parse(kv.value);
   // Kubernetes writes the type and the metadata first; the rest keeps its stored order.
   const { kind, apiVersion, metadata, ...rest } = stored;
   const object = { kind, apiVersion, metadata: orderMetadata(metadata ?? {}, String(revision)), ...rest };
-  const name = kv.key.slice(kv.key.lastIndexOf('/') + 1);
-  return { key: kv.key, namespace: (object.metadata.namespace as string | undefined) ?? '', name, modRevision: revision, object, json: JSON.stringify(object) };
+  const namespace = (object.metadata.namespace as string | undefined) ?? '';
+  return new LeanObject(kv.key, namespace, revision, JSON.stringify(object), metaOf(object.metadata), keepParsed ? object : undefined);
 }
 
 /** An object about to be written, encoded once: the value to store and, from the same text, the object as
@@ -87,25 +95,14 @@ export function encodeObject(obj: Record<string, any>): EncodedObject {
     : json[at - 1] === ',' ? json.slice(0, at - 1) + json.slice(end)
     : json.slice(0, at) + json.slice(end);
   const namespace = typeof ordered.metadata.namespace === 'string' ? ordered.metadata.namespace : '';
+  // The writer keeps its object: the cache keeps copies of the few fields it reads without parsing.
+  const meta = metaOf(ordered.metadata, true);
   return {
     value,
     at(key, revision) {
       const served = json.slice(0, end - 1) + revision + json.slice(end - 1);
-      return lazyCachedObject(key, namespace, revision, served);
+      return new LeanObject(key, namespace, revision, served, meta);
     },
-  };
-}
-
-/** A cached object whose parsed form is made from its JSON only when someone reads it. */
-function lazyCachedObject(key: string, namespace: string, revision: number, json: string): CachedObject {
-  let object: Record<string, any> | undefined;
-  return {
-    key,
-    namespace,
-    name: key.slice(key.lastIndexOf('/') + 1),
-    modRevision: revision,
-    json,
-    get object() { return (object ??= JSON.parse(json) as Record<string, any>); },
   };
 }
 
@@ -125,9 +122,9 @@ function orderMetadata(metadata: Record<string, unknown>, resourceVersion: strin
 
 /** A copy of `obj` stamped with another resourceVersion (a delete event carries the delete's revision). */
 export function restamp(obj: CachedObject, revision: number): CachedObject {
-  const object = structuredClone(obj.object);
+  const object = JSON.parse(obj.json);
   object.metadata.resourceVersion = String(revision);
-  return { key: obj.key, namespace: obj.namespace, name: obj.name, modRevision: revision, object, json: JSON.stringify(object) };
+  return new LeanObject(obj.key, obj.namespace, revision, JSON.stringify(object), obj.meta ?? metaOf(object.metadata), object);
 }
 
 export class WatchCache {
@@ -186,7 +183,7 @@ export class WatchCache {
     const snapshot = await this.storage.range(this.prefix);
     if (this.stopped) return;
     const objects = new Map<string, CachedObject>();
-    for (const kv of snapshot.kvs) objects.set(kv.key, decodeKv(kv));
+    for (const kv of snapshot.kvs) objects.set(kv.key, decodeKv(kv, kv.modRevision, false));
     // The swap is synchronous: a reader sees the old state or the new one, never a mix.
     this.objects = objects;
     this.sortedKeys = undefined;
@@ -290,6 +287,7 @@ export class WatchCache {
   }
 
   private apply(batch: WatchEvent[]): void {
+    const events: CacheEvent[] = [];
     for (const e of batch) {
       const previous = this.objects.get(e.kv.key);
       let event: CacheEvent;
@@ -307,16 +305,18 @@ export class WatchCache {
       }
       this.rev = event.revision;
       this.record(event);
-      this.dispatch(event);
+      events.push(event);
     }
+    this.dispatch(events);
     this.wake();
   }
 
-  /** Fans an event out. A watcher that throws is dropped and told so; the others and the cache go on. */
-  private dispatch(event: CacheEvent): void {
+  /** Fans a batch of events out, watcher by watcher (each gets the batch in order while its state is at hand).
+   *  A watcher that throws is dropped and told so; the others and the cache go on. */
+  private dispatch(events: CacheEvent[]): void {
     for (const w of this.watchers) {
       try {
-        w.onEvent(event);
+        for (const event of events) w.onEvent(event);
       } catch (err) {
         this.watchers.delete(w);
         try { w.onClose(err as Error); } catch { /* the watcher is gone either way */ }
@@ -379,6 +379,7 @@ function restampLazy(last: CachedObject, revision: number): CachedObject {
     namespace: last.namespace,
     name: last.name,
     modRevision: revision,
+    meta: last.meta,
     get object() { return get().object; },
     get json() { return get().json; },
   };
