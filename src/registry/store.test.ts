@@ -152,6 +152,42 @@ test('a cache that has not seen the client\'s last writes (and will not soon) ne
   }
 });
 
+test('reads as of now come from the cache when the in-process store says it is current, else from storage', async () => {
+  // The same store, counting its reads, with a watch that can be held back (calls go to the real store).
+  let reads = 0;
+  const held: Array<() => void> = [];
+  let hold = false;
+  const overrides: Partial<Storage> = {
+    get: (key, opts) => { reads++; return storage.get(key, opts); },
+    watch: (prefix, after, listener) => storage.watch(prefix, after, {
+      onEvents: (events) => { if (hold) held.push(() => listener.onEvents(events)); else listener.onEvents(events); },
+      onProgress: (revision) => { if (hold) held.push(() => listener.onProgress(revision)); else listener.onProgress(revision); },
+      onError: (err) => listener.onError(err),
+    }),
+  };
+  const watched = new Proxy(storage, {
+    get: (target, prop) => {
+      if (prop in overrides) return overrides[prop as keyof Storage];
+      const value = (target as unknown as Record<string | symbol, unknown>)[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const s = new ResourceStore(widgets, watched, new WatchCache(watched, store.keyRoot));
+  await s.cache.start();
+  try {
+    const created = await s.create('ns', widget('now', { size: 1 }), { ctx: ctx(), dryRun: false });
+    assert.equal((await s.readNow('ns', 'now'))!.json, created.json);
+    assert.equal(await s.readNow('ns', 'absent'), undefined);
+    assert.equal(reads, 0);
+    hold = true;
+    const updated = await s.update('ns', (cur) => ({ ...cur!, spec: { size: 2 } }), updateOpts('now'));
+    assert.equal((await s.readNow('ns', 'now'))!.json, updated.json);
+    assert.equal(reads, 1);
+  } finally {
+    s.cache.stop();
+  }
+});
+
 test('concurrent unconditional updates all land; a pinned stale version is a 409', async () => {
   const base = await store.create('ns', widget('busy', { size: 0 }), { ctx: ctx(), dryRun: false });
   await settle();

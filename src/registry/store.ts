@@ -20,6 +20,7 @@ import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { validateStructure } from '../machinery/schema/validate.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
+import { revisionNow } from '../storage/revision-now.ts';
 import { deletionFinalizers, namespaceDeletionFinalizers } from './gc-finalizers.ts';
 
 export interface WriteOptions {
@@ -490,8 +491,9 @@ export class ResourceStore {
     }
   }
 
-  /** The object as storage has it now (the cached one when it is of the same revision). */
+  /** The object as storage has it now: the cached one when the cache is known to be current, or of the same revision. */
   private async readStorage(key: string, name: string): Promise<CachedObject | undefined> {
+    if (this.cacheIsCurrent()) return this.cache.get(key);
     let kv: KeyValue | undefined;
     try {
       kv = (await this.storage.get(key)).kv;
@@ -499,6 +501,12 @@ export class ResourceStore {
       throw this.storageError(err, 'get', name);
     }
     return this.fromStorage(kv);
+  }
+
+  /** Whether the cache holds what storage would answer now (only an in-process store can tell without asking). */
+  private cacheIsCurrent(): boolean {
+    const now = revisionNow(this.storage);
+    return now !== undefined && !this.cache.failed && this.cache.revision >= now;
   }
 
   /** A key-value storage answered with, as the cache holds objects (reusing the cached one of that revision). */

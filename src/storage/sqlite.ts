@@ -42,6 +42,7 @@ import {
   type WatchHandle,
   type WatchListener,
 } from './interface.ts';
+import type { KnowsRevisionNow } from './revision-now.ts';
 
 export interface SqliteStorageOptions {
   /** Most writes committed in one transaction; the rest go into the next one (default 1000). */
@@ -210,7 +211,7 @@ function prepareAll(db: DatabaseSync) {
   } satisfies Record<string, StatementSync>;
 }
 
-export class SqliteStorage implements Storage {
+export class SqliteStorage implements Storage, KnowsRevisionNow {
   /** Opens (creating if needed) the database at `path`, or a private in-memory one for ':memory:'.
    *  A file is locked for this process alone (locking_mode=EXCLUSIVE): the revision counter lives here. */
   static open(path: string, opts: SqliteStorageOptions = {}): SqliteStorage {
@@ -304,6 +305,11 @@ export class SqliteStorage implements Storage {
 
   currentRevision(): Promise<number> {
     return this.read(() => this.durable);
+  }
+
+  /** The revision reads see now (see revision-now.ts); the watch caches of this store reach it as it is made. */
+  revisionNow(): number {
+    return this.durable;
   }
 
   /** Whether the transaction waiting for its flush wrote a key in [start, end): such reads go to the durable revision. */

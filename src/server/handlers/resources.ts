@@ -7,7 +7,7 @@ import * as status from '../../machinery/status.ts';
 import { patchedObjectInvalid } from '../../machinery/patch/patch-errors.ts';
 import { listObjects, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
 import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decode-body.ts';
-import { decodeKv, type CachedObject } from '../../storage/cache.ts';
+import type { CachedObject } from '../../storage/cache.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
 import { GroupAlias } from '../group-alias.ts';
 import { negotiate, contentTypeOf, type Representation } from '../negotiate.ts';
@@ -120,22 +120,14 @@ function viewOf(served: ServedResource, sub: string) {
 }
 
 /**
- * The object as of now, read from storage as Kubernetes reads etcd for a get without resourceVersion (a
- * watch cache that lags behind storage neither delays nor ages the answer). The cached encoding is
- * reused when it is of the same revision.
+ * The object as of now, as Kubernetes reads etcd for a get without resourceVersion (a watch cache that lags
+ * behind storage neither delays nor ages the answer): from storage, or from the cache when it is known to
+ * hold what storage has.
  */
-async function readCurrent(deps: ResourceHandlerDeps, served: ServedResource, namespace: string, name: string): Promise<CachedObject> {
-  const store = served.store;
-  const key = store.key(namespace, name);
-  let kv;
-  try {
-    kv = (await deps.storage.get(key)).kv;
-  } catch (err) {
-    throw store.storageError(err, 'get', name);
-  }
-  if (!kv) throw status.notFound(store.gr, name);
-  const cached = store.cache.get(key);
-  return cached && cached.modRevision === kv.modRevision ? cached : decodeKv(kv);
+async function readCurrent(served: ServedResource, namespace: string, name: string): Promise<CachedObject> {
+  const found = await served.store.readNow(namespace, name);
+  if (!found) throw status.notFound(served.store.gr, name);
+  return found;
 }
 
 async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, sub: string, params: QueryParams, rep: Representation): Promise<void> {
@@ -143,7 +135,7 @@ async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req:
   const rv = requestedResourceVersion(params.resourceVersion);
   let found: CachedObject;
   if (rv === undefined) {
-    found = await readCurrent(deps, served, namespace, name);
+    found = await readCurrent(served, namespace, name);
   } else {
     if (rv > 0) await waitNotOlderThan(store, rv);
     found = store.getOrThrow(namespace, name);
