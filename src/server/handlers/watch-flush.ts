@@ -66,6 +66,16 @@ export function flushSoon(flush: () => void): void {
   setImmediate(flushDue);
 }
 
+/** Runs `fn` once after this turn's flushes (to forget what only this turn's watchers share). */
+export function atTurnEnd(fn: () => void): void {
+  turnEnd.push(fn);
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(flushDue);
+}
+
+const turnEnd: (() => void)[] = [];
+
 /** Drops a pending flush (the watch ended and wrote what it had). */
 export function cancelFlush(flush: () => void): void {
   due.delete(flush);
@@ -86,4 +96,5 @@ function flushDue(): void {
   inFlushPass = false;
   lastFrames = [];
   lastJoined = undefined;
+  for (const fn of turnEnd.splice(0)) fn();
 }

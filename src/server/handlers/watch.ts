@@ -15,7 +15,7 @@ import type { Request, Response } from '../respond.ts';
 import { encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { watchFramer } from '../codecs/watch-frames.ts';
-import { FrameQueue, flushSoon, cancelFlush } from './watch-flush.ts';
+import { FrameQueue, flushSoon, cancelFlush, atTurnEnd } from './watch-flush.ts';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 /** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
@@ -181,15 +181,17 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
   }
 }
 
-/** The encoded frame of the event being fanned out, shared by every watcher it goes to: one encoding per event
- *  instead of one per watcher. The cache hands an event to all its watchers in a row, so remembering the
- *  last frame is enough, and no frame outlives its fan-out. */
-let lastFrame: { obj: CachedObject; type: WatchEventType; frame: Buffer } | undefined;
+/** The encoded frames of this turn's events, shared by every watcher an event goes to: one encoding per event
+ *  instead of one per watcher. Forgotten at the end of the turn (with the flush), so no frame outlives its
+ *  fan-out. */
+const turnFrames = new Map<CachedObject, { type: WatchEventType; frame: Buffer }>();
 
 function sharedJsonFrame(type: WatchEventType, obj: CachedObject): Buffer {
-  if (lastFrame && lastFrame.obj === obj && lastFrame.type === type) return lastFrame.frame;
+  const hit = turnFrames.get(obj);
+  if (hit && hit.type === type) return hit.frame;
   const frame = Buffer.from(`{"type":"${type}","object":${obj.json}}\n`);
-  lastFrame = { obj, type, frame };
+  if (turnFrames.size === 0) atTurnEnd(() => turnFrames.clear());
+  turnFrames.set(obj, { type, frame });
   return frame;
 }
 
