@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FrameQueue, flushSoon, cancelFlush } from './watch-flush.ts';
+import { FrameQueue, flushSoon, cancelFlush, atTurnEnd } from './watch-flush.ts';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -72,4 +72,13 @@ test('one failing flush does not stop the others', async () => {
   flushSoon(() => { ran = true; });
   await nextTurn();
   assert.equal(ran, true);
+});
+
+test('what only this turn shares is forgotten after its flushes', async () => {
+  const order: string[] = [];
+  atTurnEnd(() => order.push('forget'));
+  flushSoon(() => order.push('flush'));
+  assert.deepEqual(order, []);
+  await nextTurn();
+  assert.deepEqual(order, ['flush', 'forget']);
 });
