@@ -9,7 +9,7 @@ import { getHeapStatistics } from 'node:v8';
 export type CollectGarbage = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
 export interface MemoryTrimOptions {
-  /** How often the loop's load is looked at (default 500 ms). */
+  /** How often the loop's load is looked at (default 200 ms). */
   intervalMs?: number;
   /** The collector: `gc` of a process started with --expose-gc (the default). */
   gc?: CollectGarbage;
@@ -39,7 +39,7 @@ export function startMemoryTrim(opts: MemoryTrimOptions = {}): { stop(): void } 
     // The collection itself must not count as load at the next look.
     last = performance.eventLoopUtilization();
     opts.onTrim?.(before.total_heap_size, getHeapStatistics().total_heap_size);
-  }, opts.intervalMs ?? 500);
+  }, opts.intervalMs ?? 200);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }
