@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -140,6 +141,33 @@ describe('SqliteStorage', () => {
       assert.deepEqual((await s.range('/d/')).kvs.map((kv) => kv.value), ['a', 'b']);
     } finally {
       await s.close();
+      await remove();
+    }
+  });
+
+  it('keeps every write across its own checkpoints and a reopen, the WAL copied into the database file', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const first = SqliteStorage.open(path);
+      // Enough writes for a few checkpoints, in rounds of various sizes.
+      for (let round = 0; round < 30; round++) {
+        await Promise.all(Array.from({ length: 100 }, (_, i) => first.create(`/e/${round}/${i}`, `v${round}-${i}`)));
+      }
+      const last = await first.update('/e/0/0', 'changed', 1);
+      // The store's checkpoints have copied most of the WAL into the database file (SQLite's own are off).
+      assert.ok(statSync(path).size > 64 * 1024, `database ${statSync(path).size} bytes`);
+      await first.close();
+      const second = SqliteStorage.open(path);
+      try {
+        assert.equal(await second.currentRevision(), last.modRevision);
+        assert.equal(await second.count('/e/'), 3000);
+        assert.equal((await second.get('/e/0/0')).kv?.value, 'changed');
+        assert.equal((await second.get('/e/29/99')).kv?.value, 'v29-99');
+      } finally {
+        await second.close();
+      }
+    } finally {
       await remove();
     }
   });

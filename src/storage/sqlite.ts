@@ -16,12 +16,18 @@
 //
 // Group commit: writes arriving in the same event-loop turn are committed in one transaction. A file
 // database commits with synchronous=NORMAL (COMMIT only write()s the WAL) and then makes the WAL durable
-// with an fdatasync on the thread pool, so the event loop serves requests while the disk flushes; writes
-// arriving meanwhile queue for the next transaction. A write is answered, and its events delivered, only
-// once its transaction is on disk; until then readers see the store as of the last durable revision
-// (reads of keys the pending transaction touched are read at that revision), so nobody observes a write
-// that a power loss could still take back. A failed compare is checked before anything is written, so
+// with an fdatasync on the thread pool, so the event loop serves requests while the disk flushes; a few
+// transactions may be flushing at once (a flush covers everything written before it began, so they are
+// answered in order as flushes end). A write is answered, and its events delivered, only once its
+// transaction is on disk; until then readers see the store as of the last durable revision (keys that
+// transactions still flushing wrote are read at that revision), so nobody observes a write that a power
+// loss could still take back. A failed compare is checked before anything is written, so
 // it rejects only its own write and consumes no revision.
+//
+// Checkpoints (copying the WAL into the database file) are the store's too, for the same reason: every
+// CHECKPOINT_EVERY writes, once the WAL is on disk and before the next transaction, the pages are copied
+// without SQLite's own syncs and the database file is then flushed on the thread pool; the next
+// transaction, which may start the WAL over, waits for that flush.
 
 import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -51,6 +57,10 @@ export interface SqliteStorageOptions {
   cacheSizeKiB?: number;
 }
 
+/** Writes between checkpoints of a file database (about 3 WAL pages each). */
+const CHECKPOINT_EVERY = 1000;
+/** Transactions of a file database whose WAL flush may be under way at once. */
+const MAX_FLUSHING = 3;
 /** Log rows examined per compaction transaction; the event loop runs between transactions. */
 const COMPACT_CHUNK = 1000;
 /** Revisions scanned per step of a watch's history replay; the event loop runs between steps. */
@@ -110,10 +120,6 @@ interface PendingRound {
   results: Array<KeyValue | StorageError>;
   events: WatchEvent[];
   revision: number;
-  /** Keys the transaction wrote: reads of them go to the durable revision meanwhile. */
-  keys: Set<string>;
-  done: Promise<void>;
-  finish(): void;
 }
 
 interface Watcher {
@@ -163,6 +169,7 @@ function prepareAll(db: DatabaseSync) {
     commit: db.prepare('COMMIT'),
     rollback: db.prepare('ROLLBACK'),
     ping: db.prepare('SELECT 1'),
+    checkpoint: db.prepare('PRAGMA wal_checkpoint(PASSIVE)'),
     maxId: db.prepare('SELECT MAX(id) AS id FROM log'),
     metaGet: db.prepare('SELECT value FROM meta WHERE name = ?'),
     metaSet: db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
@@ -218,11 +225,13 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     const db = new DatabaseSync(path);
     const inMemory = path === ':memory:' || path === '';
     let walFd: number | undefined;
+    let dbFd: number | undefined;
     try {
       db.exec('PRAGMA locking_mode = EXCLUSIVE');
       db.exec('PRAGMA journal_mode = WAL');
       // The store flushes the WAL itself after each commit (see above); SQLite still syncs around checkpoints.
       db.exec(`PRAGMA synchronous = ${inMemory ? 'FULL' : 'NORMAL'}`);
+      if (!inMemory) db.exec('PRAGMA wal_autocheckpoint = 0');
       db.exec(`PRAGMA cache_size = -${opts.cacheSizeKiB ?? 65536}`);
       db.exec('PRAGMA temp_store = MEMORY');
       // A write transaction takes the exclusive lock now, so a second opener fails here and not later.
@@ -233,10 +242,12 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       if (!inMemory) {
         walFd = openSync(`${path}-wal`, 'r+');
         fdatasyncSync(walFd);
+        dbFd = openSync(path, 'r+');
       }
-      return new SqliteStorage(db, opts, walFd);
+      return new SqliteStorage(db, opts, walFd === undefined || dbFd === undefined ? undefined : { wal: walFd, db: dbFd });
     } catch (err) {
       if (walFd !== undefined) closeSync(walFd);
+      if (dbFd !== undefined) closeSync(dbFd);
       db.close();
       throw new StoreUnavailableError(`cannot open ${path}: ${(err as Error).message}`, { cause: err });
     }
@@ -247,12 +258,22 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private readonly maxBatch: number;
   /** The WAL file, flushed after each commit; absent for an in-memory database. */
   private readonly walFd: number | undefined;
+  /** The database file, flushed after each checkpoint. */
+  private readonly dbFd: number | undefined;
+  /** Writes since the last checkpoint. */
+  private sinceCheckpoint = 0;
+  /** A checkpoint's database flush is under way: no transaction starts (it could start the WAL over). */
+  private checkpointing = false;
+  /** Called when nothing is flushing any more (close waits for that). */
+  private onIdle: Array<() => void> = [];
   /** Revision of the newest committed transaction (the next write gets rev + 1). */
   private rev: number;
   /** Every revision up to here is on disk: what reads, watches and currentRevision() see. */
   private durable: number;
-  /** The committed transaction waiting for its WAL flush. */
-  private syncing: PendingRound | undefined;
+  /** Committed transactions whose WAL flush is under way, oldest first. */
+  private flushing: PendingRound[] = [];
+  /** The keys they wrote, with how many of them wrote each: reads of these go to the durable revision. */
+  private readonly flushingKeys = new Map<string, number>();
   /** Why the store stopped (its WAL could not be flushed). */
   private broken: Error | undefined;
   private compacted: number;
@@ -264,11 +285,12 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   /** Compactions run one after another. */
   private compactions: Promise<void> = Promise.resolve();
 
-  private constructor(db: DatabaseSync, opts: SqliteStorageOptions, walFd: number | undefined) {
+  private constructor(db: DatabaseSync, opts: SqliteStorageOptions, files: { wal: number; db: number } | undefined) {
     this.db = db;
     this.sql = prepareAll(db);
     this.maxBatch = Math.max(1, opts.maxBatch ?? 1000);
-    this.walFd = walFd;
+    this.walFd = files?.wal;
+    this.dbFd = files?.db;
     this.compacted = this.metaGet('compacted');
     this.compactCursor = this.metaGet('compact_cursor');
     // Compaction may have removed the newest rows (tombstones), never a row above the compacted revision.
@@ -314,9 +336,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
 
   /** Whether the transaction waiting for its flush wrote a key in [start, end): such reads go to the durable revision. */
   private pendingWithin(start: string, end: string): boolean {
-    const keys = this.syncing?.keys;
-    if (!keys) return false;
-    for (const k of keys) if (k >= start && k < end) return true;
+    for (const k of this.flushingKeys.keys()) if (k >= start && k < end) return true;
     return false;
   }
 
@@ -333,7 +353,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   get(key: string, opts: { revision?: number } = {}): Promise<{ kv: KeyValue | undefined; revision: number }> {
     return this.read(() => {
       const revision = this.readRevision(opts.revision);
-      if (revision === this.rev || (revision === this.durable && !this.syncing?.keys.has(key))) {
+      if (revision === this.rev || (revision === this.durable && !this.flushingKeys.has(key))) {
         const row = this.sql.current.get(key) as unknown as KvRow | undefined;
         return { kv: row && kvOf(row), revision };
       }
@@ -394,46 +414,101 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   }
 
   private scheduleFlush(): void {
-    if (this.flushScheduled || this.syncing) return;
+    if (this.flushScheduled || !this.canCommit()) return;
     this.flushScheduled = true;
     setImmediate(() => this.flushQueue());
   }
 
-  /** Commits queued writes: one transaction per call for a file (the next one once it is durable), all of
-   *  them for an in-memory database (a turn of the event loop between transactions). */
+  /** Whether a transaction may start now: not while a checkpoint is due or flushing, nor too many flushes. */
+  private canCommit(): boolean {
+    if (this.walFd === undefined) return true;
+    return !this.checkpointing && this.sinceCheckpoint < CHECKPOINT_EVERY && this.flushing.length < MAX_FLUSHING;
+  }
+
+  /** Commits queued writes, one transaction per turn of the event loop; an in-memory one is answered at once. */
   private flushQueue(): void {
     this.flushScheduled = false;
     // close() commits what is left itself.
-    if (this.syncing || this.queue.length === 0 || this.closed) return;
+    if (!this.canCommit() || this.queue.length === 0 || this.closed) return;
     const round = this.commitBatch(this.queue.splice(0, this.maxBatch));
     if (round) {
       if (this.walFd === undefined) this.settle(round);
       else this.flushWal(round);
     }
-    if (!this.syncing && this.queue.length > 0) this.scheduleFlush();
+    if (this.queue.length > 0) this.scheduleFlush();
   }
 
-  /** Flushes the WAL on the thread pool; the round is answered once the data is on disk. */
+  /** Flushes the WAL on the thread pool; the round (and any before it) is answered once that is done. */
   private flushWal(round: PendingRound): void {
-    this.syncing = round;
-    for (const op of round.batch) round.keys.add(op.key);
+    this.flushing.push(round);
+    for (const op of round.batch) this.flushingKeys.set(op.key, (this.flushingKeys.get(op.key) ?? 0) + 1);
+    this.sinceCheckpoint += round.events.length;
     fdatasync(this.walFd!, (err) => {
-      this.syncing = undefined;
       if (err) {
-        this.fail(err, round);
+        if (!this.broken) this.fail(err);
       } else {
-        this.settle(round);
+        // Everything written before this flush began is on disk: this round and the ones before it.
+        while (this.flushing.length > 0 && this.flushing[0].revision <= round.revision) this.settle(this.flushFinished());
       }
-      round.finish();
-      if (this.queue.length > 0 && !this.broken && !this.closed) this.flushQueue();
+      this.afterDiskWork();
     });
   }
 
-  /** The WAL could not be flushed: nothing of the round is known to be on disk, and the store stops. */
-  private fail(err: Error, round: PendingRound): void {
+  /** Takes the oldest flushing round off the list. */
+  private flushFinished(): PendingRound {
+    const round = this.flushing.shift()!;
+    for (const op of round.batch) {
+      const n = this.flushingKeys.get(op.key)! - 1;
+      if (n === 0) this.flushingKeys.delete(op.key); else this.flushingKeys.set(op.key, n);
+    }
+    return round;
+  }
+
+  /** A flush ended: checkpoint once nothing flushes and one is due, or go on committing. */
+  private afterDiskWork(): void {
+    if (this.flushing.length === 0 && !this.checkpointing) {
+      if (this.sinceCheckpoint >= CHECKPOINT_EVERY && !this.broken && !this.closed) {
+        this.checkpoint();
+        return;
+      }
+      for (const resolve of this.onIdle.splice(0)) resolve();
+    }
+    if (this.queue.length > 0 && !this.broken && !this.closed) this.scheduleFlush();
+  }
+
+  /** Copies the WAL (all of it on disk) into the database file, then flushes that on the thread pool. */
+  private checkpoint(): void {
+    this.sinceCheckpoint = 0;
+    this.checkpointing = true;
+    try {
+      // SQLite would flush the WAL (already on disk) and then the database file, blocking the event loop.
+      this.db.exec('PRAGMA synchronous = OFF');
+      this.sql.checkpoint.get();
+    } catch {
+      // A checkpoint that did not run leaves its pages to the next one.
+    } finally {
+      this.db.exec('PRAGMA synchronous = NORMAL');
+    }
+    fdatasync(this.dbFd!, (err) => {
+      this.checkpointing = false;
+      if (err && !this.broken) this.fail(err);
+      this.afterDiskWork();
+    });
+  }
+
+  /** Resolves once no flush or checkpoint is under way. */
+  private idle(): Promise<void> {
+    if (this.flushing.length === 0 && !this.checkpointing) return Promise.resolve();
+    return new Promise((resolve) => this.onIdle.push(resolve));
+  }
+
+  /** The disk could not be flushed: nothing not yet answered is known to be on disk, and the store stops. */
+  private fail(err: Error, round?: PendingRound): void {
     this.broken = err;
     const failure = this.unavailable();
-    for (const op of [...round.batch, ...this.queue.splice(0)]) op.done.reject(failure);
+    const unanswered = [...(round?.batch ?? [])];
+    while (this.flushing.length > 0) unanswered.push(...this.flushFinished().batch);
+    for (const op of [...unanswered, ...this.queue.splice(0)]) op.done.reject(failure);
     for (const w of [...this.watchers]) this.endWatch(w, failure);
   }
 
@@ -477,9 +552,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       return undefined;
     }
     this.rev = rev;
-    let finish!: () => void;
-    const done = new Promise<void>((resolve) => { finish = resolve; });
-    return { batch, results, events, revision: rev, keys: new Set(), done, finish };
+    return { batch, results, events, revision: rev };
   }
 
   /** One write inside the open transaction; a failed compare is returned before anything is written. */
@@ -653,7 +726,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     if (this.closed) return;
     this.closed = true;
     // Writes already accepted are committed (and flushed) before the file is closed; later ones are refused.
-    while (this.syncing) await this.syncing.done;
+    await this.idle();
     while (this.queue.length > 0 && !this.broken) {
       const round = this.commitBatch(this.queue.splice(0, this.maxBatch));
       if (!round) continue;
@@ -668,5 +741,6 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     await this.compactions;
     this.db.close();
     if (this.walFd !== undefined) closeSync(this.walFd);
+    if (this.dbFd !== undefined) closeSync(this.dbFd);
   }
 }
