@@ -176,7 +176,10 @@ async function runList(job: ListJob): Promise<ListResult> {
       bytes += r.body.length;
       token = job.pageLimit ? CONTINUE.exec(r.body.subarray(0, 4096).toString('utf8'))?.[1] : undefined;
       if (token === '') token = undefined;
-      if (countItems) items += (JSON.parse(r.body.toString('utf8')).items ?? []).length;
+      if (countItems) {
+        const listed: { metadata?: { name?: string } }[] = JSON.parse(r.body.toString('utf8')).items ?? [];
+        items += job.namePrefix ? listed.filter((i) => i.metadata?.name?.startsWith(job.namePrefix!)).length : listed.length;
+      }
     } while (token);
     return { ms: performance.now() - t0, items, bytes, pages };
   };

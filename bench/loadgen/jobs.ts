@@ -19,7 +19,7 @@ export interface AmountJob { kind: 'autocannon-amount'; target: Target; connecti
 export interface AmountResult { ok: number; failed: number; seconds: number; statuses: Record<string, number> }
 export interface PutChainJob { kind: 'put-chain'; target: Target; connections: number; shape: RunShape; namespace: string; namePrefix: string }
 export interface H2Job { kind: 'h2'; target: Target; sessions: number; streamsPerSession: number; shape: RunShape; request: RequestSpec }
-export interface ListJob { kind: 'list'; target: Target; path: string; runs: number; warmups: number; pageLimit?: number }
+export interface ListJob { kind: 'list'; target: Target; path: string; runs: number; warmups: number; pageLimit?: number; /** Count only items named so (the server adds objects of its own, e.g. kube-root-ca.crt). */ namePrefix?: string }
 export interface ListResult { ms: number[]; items: number; bytes: number; pages: number }
 export interface PacedWriterJob { kind: 'paced-writer'; target: Target; namespace: string; names: string[]; ratePerS: number; durationS: number; connections: number }
 export interface PacedWriterResult { sent: number; ok: number; failed: number; startedAt: number; endedAt: number; statuses: Record<string, number> }

@@ -63,19 +63,19 @@ export async function capstanWorkloads(ctx: Context, system: string, target: Tar
     if (!ctx.quick && ctx.wants(W.list1k)) {
       await guard(W.list1k, async () => {
         await seedObjects(ctx, target, LIST_NAMESPACE, LIST_PREFIX, 1000);
-        await listFigure(ctx, system, W.list1k, target, configMapPath(LIST_NAMESPACE), 1000);
+        await listFigure(ctx, system, W.list1k, target, configMapPath(LIST_NAMESPACE), 1000, LIST_PREFIX);
       });
     }
-    if (ctx.wants(W.list10k)) await guard(W.list10k, () => listFigure(ctx, system, W.list10k, target, configMapPath(GET_NAMESPACE), GET_COUNT));
-    if (!ctx.quick && ctx.wants(W.list10kPaged)) await guard(W.list10kPaged, () => listFigure(ctx, system, W.list10kPaged, target, configMapPath(GET_NAMESPACE), GET_COUNT, 500));
+    if (ctx.wants(W.list10k)) await guard(W.list10k, () => listFigure(ctx, system, W.list10k, target, configMapPath(GET_NAMESPACE), GET_COUNT, GET_PREFIX));
+    if (!ctx.quick && ctx.wants(W.list10kPaged)) await guard(W.list10kPaged, () => listFigure(ctx, system, W.list10kPaged, target, configMapPath(GET_NAMESPACE), GET_COUNT, GET_PREFIX, 500));
     if (ctx.wants(W.fanoutRate, W.fanoutP50, W.fanoutP99)) await guard('watch fan-out', () => fanOut(ctx, system, target, api));
   } finally {
     api.close();
   }
 }
 
-async function listFigure(ctx: Context, system: string, workload: string, target: Target, path: string, expected: number, pageLimit?: number): Promise<void> {
-  const r = await ctx.http().call<ListResult>({ kind: 'list', target, path, runs: ctx.quick ? 3 : 5, warmups: 2, pageLimit });
+async function listFigure(ctx: Context, system: string, workload: string, target: Target, path: string, expected: number, namePrefix: string, pageLimit?: number): Promise<void> {
+  const r = await ctx.http().call<ListResult>({ kind: 'list', target, path, runs: ctx.quick ? 3 : 5, warmups: 2, pageLimit, namePrefix });
   if (r.items !== expected) throw new Error(`${workload}: the list had ${r.items} items, expected ${expected}`);
   const note = `${(r.bytes / 2 ** 20).toFixed(1)} MB${pageLimit ? ` in ${r.pages} pages` : ''}, time to last byte`;
   const f = ctx.figures.add(system, workload, null, 'ms', r.ms, note);
