@@ -4,7 +4,8 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEtcdCluster, type EtcdCluster } from './support/etcd-process.ts';
-import { startTestServer, http2Session, type TestServer } from './support/capstan.ts';
+import { startTestServer, type TestServer } from './support/capstan.ts';
+import { watchHttp1 } from './support/watch-client.ts';
 import { EtcdStorage } from '../src/storage/etcd.ts';
 import { until } from './support/until.ts';
 
@@ -31,23 +32,10 @@ describe('etcd member failures', () => {
   it('keeps serving with one member down, fails cleanly without quorum, recovers', async () => {
     // A watch open through the whole outage.
     const list = (await s.request('GET', '/api/v1/namespaces/default/configmaps')).json();
-    const seen: string[] = [];
+    const watch = await watchHttp1(s, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
     let watchEnded = false;
-    const h = http2Session(s);
-    const req = h.request({ ':path': `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}` });
-    let buf = '';
-    req.setEncoding('utf8');
-    req.on('data', (d: string) => {
-      buf += d;
-      let nl;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const e = JSON.parse(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-        if (e.type === 'ADDED') seen.push(e.object.metadata.name);
-      }
-    });
-    req.on('end', () => { watchEnded = true; });
-    req.on('close', () => { watchEnded = true; });
+    void watch.ended.then(() => { watchEnded = true; });
+    const seen = () => watch.events.filter((e) => e.type === 'ADDED').map((e) => e.object.metadata.name as string);
 
     assert.equal((await create('before')).status, 201);
     await etcd.members[2].stop();
@@ -79,9 +67,8 @@ describe('etcd member failures', () => {
     const maybe = items.find((i) => i.metadata.name === 'no-quorum');
     if (maybe) assert.ok(maybe.metadata.uid && maybe.metadata.creationTimestamp && maybe.metadata.resourceVersion);
     // The watch either saw every acknowledged create, in order, or ended so that the client re-lists.
-    await until(async () => watchEnded || acknowledged.every((n) => seen.includes(n)), 'the watch to catch up or end');
-    if (!watchEnded) assert.deepEqual(seen.filter((n) => acknowledged.includes(n)), acknowledged);
-    req.close();
-    h.close();
+    await until(async () => watchEnded || acknowledged.every((n) => seen().includes(n)), 'the watch to catch up or end');
+    if (!watchEnded) assert.deepEqual(seen().filter((n) => acknowledged.includes(n)), acknowledged);
+    watch.close();
   });
 });

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcd, type EtcdCluster } from './support/etcd-process.ts';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { watchHttp1 } from './support/watch-client.ts';
 import { EtcdStorage } from '../src/storage/etcd.ts';
 import { until } from './support/until.ts';
 
@@ -35,28 +36,7 @@ describe('two servers on one etcd', () => {
   it('a write through one is in the other\'s lists and watches, in order', async () => {
     const [a, b] = servers;
     const list = (await b.request('GET', '/api/v1/namespaces/default/configmaps')).json();
-    const events: string[] = [];
-    const watch = new Promise<void>((resolve, reject) => {
-      const session = (async () => {
-        const { http2Session } = await import('./support/capstan.ts');
-        const h = http2Session(b);
-        const req = h.request({ ':path': `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}` });
-        let buf = '';
-        req.setEncoding('utf8');
-        req.on('data', (d: string) => {
-          buf += d;
-          let nl;
-          while ((nl = buf.indexOf('\n')) >= 0) {
-            const e = JSON.parse(buf.slice(0, nl));
-            buf = buf.slice(nl + 1);
-            events.push(`${e.type}:${e.object.metadata.name}:${e.object.metadata.resourceVersion}`);
-            if (events.length === 10) { req.close(); h.close(); resolve(); }
-          }
-        });
-        req.on('error', reject);
-      })();
-      session.catch(reject);
-    });
+    const watch = await watchHttp1(b, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${list.metadata.resourceVersion}`);
     const rvs: string[] = [];
     for (let i = 0; i < 10; i++) {
       const writer = i % 2 ? b : a;
@@ -64,7 +44,8 @@ describe('two servers on one etcd', () => {
       assert.equal(r.status, 201, r.body);
       rvs.push(r.json().metadata.resourceVersion);
     }
-    await watch;
+    const events = (await watch.take(10, 20_000)).map((e) => `${e.type}:${e.object.metadata.name}:${e.object.metadata.resourceVersion}`);
+    watch.close();
     assert.deepEqual(events, rvs.map((rv, i) => `ADDED:m${i}:${rv}`));
     const names = (await b.request('GET', '/api/v1/namespaces/default/configmaps')).json().items.map((o: { metadata: { name: string } }) => o.metadata.name);
     for (let i = 0; i < 10; i++) assert.ok(names.includes(`m${i}`));

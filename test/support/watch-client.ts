@@ -152,11 +152,4 @@ export function fastHttp2Session(s: Pick<TestServer, 'url' | 'credentials'>): Cl
   return session;
 }
 
-/** Polls until `check` holds; fails after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+export { until } from './until.ts';
