@@ -17,6 +17,7 @@ import { patchedObjectInvalid } from '../machinery/patch/patch-errors.ts';
 import { decodeBinaryBody } from '../server/codecs/body.ts';
 import { bodyMediaTypes } from '../server/codecs/media-types.ts';
 import { renamedGroupOf } from '../server/group-alias.ts';
+import { deepClone } from '../machinery/schema/walk.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
@@ -210,7 +211,7 @@ function toStorage(obj: ApiObject, def: KindDefinition, version: VersionDefiniti
  */
 export function decodePatchedObject(patched: unknown, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, patchStrictErrors: readonly string[]): DecodedBody {
   // Decoding works in place; the 422 must show the document as the patch left it.
-  const shown = structuredClone(patched);
+  const shown = deepClone(patched);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
     throw patchedObjectInvalid(shown, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
   }

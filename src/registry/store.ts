@@ -18,7 +18,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/valid
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { validateStructure } from '../machinery/schema/validate.ts';
-import { deepEqual } from '../machinery/schema/walk.ts';
+import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
 import { revisionNow } from '../storage/revision-now.ts';
 import { deletionFinalizers, namespaceDeletionFinalizers } from './gc-finalizers.ts';
@@ -230,7 +230,7 @@ export class ResourceStore {
   }
 
   private async updateOnce(namespace: string, current: CachedObject | undefined, transform: UpdateTransform, opts: UpdateOptions): Promise<Retry | { result: WriteResult; unchanged: boolean }> {
-    const next = await transform(current ? structuredClone(current.object) as ApiObject : undefined);
+    const next = await transform(current ? deepClone(current.object) as ApiObject : undefined);
     if (next.metadata === null || typeof next.metadata !== 'object') next.metadata = {};
     if (!current) {
       if (!opts.allowCreate || this.writesStatusOnly(opts.subresource)) throw status.notFound(this.gr, opts.name);
@@ -329,7 +329,7 @@ export class ResourceStore {
 
   private async deleteOnce(namespace: string, name: string, current: CachedObject | undefined, opts: DeleteOptions): Promise<Retry | DeleteResult> {
     if (!current) throw status.notFound(this.gr, name);
-    const obj = structuredClone(current.object) as ApiObject;
+    const obj = deepClone(current.object) as ApiObject;
     const meta = obj.metadata;
     const lifecycle = this.def.deletionBlocked !== undefined;
     this.checkPreconditions(obj, opts.preconditions, lifecycle);
@@ -443,7 +443,7 @@ export class ResourceStore {
     if (this.writesStatusOnly(opts.subresource)) {
       // A status write changes the status fields, labels and annotations, and nothing else.
       const statusFields = this.def.status?.statusFields ?? ['status'];
-      const merged = structuredClone(old) as ApiObject;
+      const merged = deepClone(old) as ApiObject;
       for (const f of statusFields) { if (obj[f] === undefined) delete merged[f]; else merged[f] = obj[f]; }
       merged.metadata.resourceVersion = meta.resourceVersion;
       if (meta.labels) merged.metadata.labels = meta.labels; else delete merged.metadata.labels;
@@ -555,7 +555,7 @@ function copyPath(from: Record<string, unknown>, to: Record<string, unknown>, pa
     dst = dst[seg] as Record<string, unknown>;
   }
   const last = path[path.length - 1];
-  if (src === undefined) delete dst[last]; else dst[last] = structuredClone(src);
+  if (src === undefined) delete dst[last]; else dst[last] = deepClone(src);
 }
 
 /** True when anything but metadata and the status fields differs. */

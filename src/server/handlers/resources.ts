@@ -22,6 +22,7 @@ import { patchFormatFor, patchBodyText, patchMediaTypes, type DecodedPatch } fro
 import { serverSideApply } from './apply.ts';
 import { updateTracker } from '../../machinery/apply/kind-scope.ts';
 import { managerOrUserAgent } from '../../machinery/apply/field-manager.ts';
+import { deepClone } from '../../machinery/schema/walk.ts';
 
 export interface ResourceHandlerDeps {
   surface: ApiSurface;
@@ -100,7 +101,7 @@ export function encodeFor(served: ServedResource, obj: CachedObject | { object: 
   const v = served.version;
   // The same object, not a copy: reading `object` may parse it, and most answers need only the JSON.
   if (!v.fromStorage && !served.alias) return obj as { object: ApiObject; json: string };
-  const converted = v.fromStorage ? v.fromStorage(structuredClone(obj.object) as ApiObject) : obj.object as ApiObject;
+  const converted = v.fromStorage ? v.fromStorage(deepClone(obj.object) as ApiObject) : obj.object as ApiObject;
   const object = served.alias ? served.alias.object(converted) : converted;
   return { object, json: JSON.stringify(object) };
 }
@@ -236,7 +237,7 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
   }
   checkName(decoded, name, namespace);
   const result = await served.store.update(namespace, async (current) => {
-    let next: ApiObject = structuredClone(decoded);
+    let next: ApiObject = deepClone(decoded);
     if (view && current) next = view.update!(current, next);
     await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: next, oldObject: current, ctx });
     return next;
