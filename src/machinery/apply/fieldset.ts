@@ -59,6 +59,11 @@ export class FieldSet {
     return this.children.get(pe.id)?.set ?? new FieldSet();
   }
 
+  /** No members and no children at all (a cheap test for empty()). */
+  private isBare(): boolean {
+    return this.members.size === 0 && this.children.size === 0;
+  }
+
   empty(): boolean {
     if (this.members.size) return false;
     for (const c of this.children.values()) if (!c.set.empty()) return false;
@@ -81,6 +86,7 @@ export class FieldSet {
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
+    if (this.isBare() || other.isBare()) return out;
     for (const [id, pe] of this.members) if (other.members.has(id)) out.members.set(id, pe);
     for (const [id, c] of this.children) {
       const o = other.children.get(id);
@@ -93,6 +99,7 @@ export class FieldSet {
 
   /** Paths in this set and not in `other`. A parent minus its child is still the parent. */
   difference(other: FieldSet): FieldSet {
+    if (other.isBare()) return this;
     const out = new FieldSet();
     for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
     for (const [id, c] of this.children) {
@@ -106,6 +113,7 @@ export class FieldSet {
 
   /** Like difference, but a path in `other` also removes everything under it. */
   recursiveDifference(other: FieldSet): FieldSet {
+    if (other.isBare()) return this;
     const out = new FieldSet();
     for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
     for (const [id, c] of this.children) {

@@ -55,7 +55,20 @@ export function managerIdentifier(info: ManagerInfo): string {
   return s + '}';
 }
 
+/** Identifiers parsed before: a server sees the same few managers over and over. */
+const parsedIdentifiers = new Map<string, ManagerInfo>();
+
 export function parseManagerIdentifier(id: string): ManagerInfo {
+  let info = parsedIdentifiers.get(id);
+  if (!info) {
+    info = parseIdentifier(id);
+    if (parsedIdentifiers.size >= 1000) parsedIdentifiers.clear();
+    parsedIdentifiers.set(id, info);
+  }
+  return { ...info };
+}
+
+function parseIdentifier(id: string): ManagerInfo {
   try {
     const o = JSON.parse(id) as Partial<ManagerInfo>;
     return { manager: o.manager ?? '', operation: (o.operation ?? 'Update') as Operation, apiVersion: o.apiVersion ?? '', subresource: o.subresource ?? '' };
@@ -101,15 +114,31 @@ export function decodeManagedFields(entries: unknown): Managed {
   return managed;
 }
 
+let lastSecond = NaN;
+let lastFormatted = '';
+
 /** RFC 3339 at second precision, in UTC, as metav1.Time writes it. */
 export function formatTime(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // Writes of the same second share the text.
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastFormatted = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastFormatted;
 }
+
+let lastTimeIn: string | undefined;
+let lastTimeOut: string | undefined;
 
 function normalizeTime(t: unknown): string | undefined {
   if (typeof t !== 'string' || !t) return undefined;
+  if (t === lastTimeIn) return lastTimeOut;
   const ms = Date.parse(t);
-  return Number.isNaN(ms) ? undefined : formatTime(new Date(ms));
+  const out = Number.isNaN(ms) ? undefined : formatTime(new Date(ms));
+  lastTimeIn = t;
+  lastTimeOut = out;
+  return out;
 }
 
 function seconds(t: string | undefined): number {

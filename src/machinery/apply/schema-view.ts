@@ -40,10 +40,21 @@ const DEDUCED: Atom = { kind: 'deduced' };
 const NONE: Atom = { kind: 'none' };
 const cache = new WeakMap<TSchema, { scope: RefScope; atom: Atom }>();
 
+/** Atoms by TypeRef object: the refs of a type's fields are made once, so most lookups end here. */
+const byRef = new WeakMap<object, Atom>();
+
 /** The atom a type resolves to, independent of any value. */
 export function resolve(tr: TypeRef): Atom {
   if (tr === 'deduced') return DEDUCED;
   if (tr === 'none') return NONE;
+  const known = byRef.get(tr);
+  if (known) return known;
+  const atom = resolveSchema(tr);
+  byRef.set(tr, atom);
+  return atom;
+}
+
+function resolveSchema(tr: Exclude<TypeRef, 'deduced' | 'none'>): Atom {
   const schema = deref(tr.schema, tr.scope);
   const hit = cache.get(schema);
   if (hit && hit.scope === tr.scope) return hit.atom;
