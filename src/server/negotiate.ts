@@ -11,7 +11,22 @@ export interface MediaRange {
   q: number;
 }
 
+/** Accept headers seen before and their ranges (read-only): clients send the same few again and again. */
+const parsedAccept = new Map<string, MediaRange[]>();
+
+/** The ranges of an Accept header, best first. The answer is shared: callers must not change it. */
 export function parseAccept(header: string | undefined): MediaRange[] {
+  const key = header ?? '';
+  let ranges = parsedAccept.get(key);
+  if (!ranges) {
+    ranges = parseAcceptHeader(header);
+    if (parsedAccept.size >= 256) parsedAccept.clear();
+    parsedAccept.set(key, ranges);
+  }
+  return ranges;
+}
+
+function parseAcceptHeader(header: string | undefined): MediaRange[] {
   if (!header || !header.trim()) return [{ type: '*', subtype: '*', params: {}, q: 1 }];
   const out: MediaRange[] = [];
   for (const part of splitOutsideQuotes(header, ',')) {

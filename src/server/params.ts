@@ -102,7 +102,15 @@ export function parseInt64(value: string): number {
   return Number(big);
 }
 
+/** The parameters of a request without a query (most of them): every option at its default. */
+let noQuery: QueryParams | undefined;
+
 export function parseQuery(q: URLSearchParams, verb?: string): QueryParams {
+  if (q.size === 0) return { ...(noQuery ??= readQuery(q)) };
+  return readQuery(q, verb);
+}
+
+function readQuery(q: URLSearchParams, verb?: string): QueryParams {
   const uses = (name: string) => verb === undefined || (USED_BY[name]?.includes(verb as Verb) ?? true);
   const str = (name: string): string | undefined => (uses(name) ? q.get(name) ?? undefined : undefined);
   const bool = (name: string): boolean | undefined => {

@@ -74,5 +74,6 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
 }
 
 function safeDecode(s: string): string {
+  if (!s.includes('%')) return s;
   try { return decodeURIComponent(s); } catch { return s; }
 }
