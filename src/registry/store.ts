@@ -78,6 +78,9 @@ interface Retry {
   current: CachedObject | undefined;
 }
 
+/** The cached object is not the version the client named: read storage's and try again. */
+const STALE = Symbol('stale');
+
 function retryWith(current: CachedObject | undefined): Retry {
   return { retry: true, current };
 }
@@ -214,7 +217,8 @@ export class ResourceStore {
       // Warnings belong to the attempt that succeeds.
       opts.ctx.warnings.length = warningsBefore;
       try {
-        const outcome = await this.updateOnce(namespace, current, transform, opts);
+        const outcome = await this.updateOnce(namespace, current, fresh, transform, opts);
+        if (outcome === STALE) { current = await this.readStorage(key, opts.name); fresh = true; continue; }
         if ('retry' in outcome) {
           current = outcome.current;
           fresh = true;
@@ -229,7 +233,7 @@ export class ResourceStore {
     }
   }
 
-  private async updateOnce(namespace: string, current: CachedObject | undefined, transform: UpdateTransform, opts: UpdateOptions): Promise<Retry | { result: WriteResult; unchanged: boolean }> {
+  private async updateOnce(namespace: string, current: CachedObject | undefined, fresh: boolean, transform: UpdateTransform, opts: UpdateOptions): Promise<typeof STALE | Retry | { result: WriteResult; unchanged: boolean }> {
     const next = await transform(current ? deepClone(current.object) as ApiObject : undefined);
     if (next.metadata === null || typeof next.metadata !== 'object') next.metadata = {};
     if (!current) {
@@ -247,7 +251,11 @@ export class ResourceStore {
     const currentRv = String(current.modRevision);
     const pinned = next.metadata.resourceVersion;
     if (pinned) {
-      if (pinned !== currentRv) throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
+      // Another version than the cached one: storage's may be the client's (the cache not having seen it yet).
+      if (pinned !== currentRv) {
+        if (!fresh) return STALE;
+        throw status.conflict(this.gr, opts.name, status.OBJECT_MODIFIED);
+      }
     } else if (this.def.allowUnconditionalUpdate === false) {
       // Kubernetes names the resource where the kind would go and prints the uint64 zero as Go's %#v does.
       throw status.invalid(this.gr.group, this.gr.resource, opts.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', hasValue: false, detail: '0x0: must be specified for an update' }]);
@@ -483,12 +491,16 @@ export class ResourceStore {
 
   /** Runs a storage write of `encoded`, whose event the cache then serves from the same encoding. */
   private async write(key: string, encoded: EncodedObject, op: () => Promise<KeyValue>): Promise<KeyValue> {
-    const withdraw = this.cache.expect(key, encoded);
+    const settled = this.cache.expect(key, encoded);
+    let kv: KeyValue;
     try {
-      return await op();
-    } finally {
-      withdraw();
+      kv = await op();
+    } catch (err) {
+      settled();
+      throw err;
     }
+    settled(kv.modRevision);
+    return kv;
   }
 
   /** The object as storage has it now: the cached one when the cache is known to be current, or of the same revision. */

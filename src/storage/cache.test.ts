@@ -80,6 +80,47 @@ describe('WatchCache expectations', () => {
       await storage.close();
     }
   });
+
+  it('keeps a settled write\'s encoding for its event when the event comes after the answer (a remote store)', async () => {
+    const storage = SqliteStorage.open(':memory:');
+    // The same store, with a watch whose events are held back until released.
+    const held: Array<() => void> = [];
+    const late = new Proxy(storage, {
+      get: (target, prop) => {
+        if (prop === 'watch') {
+          return (prefix: string, after: number, listener: WatchListener) => target.watch(prefix, after, {
+            onEvents: (events) => { held.push(() => listener.onEvents(events)); },
+            onProgress: (revision) => { held.push(() => listener.onProgress(revision)); },
+            onError: (err) => listener.onError(err),
+          });
+        }
+        const value = (target as unknown as Record<string | symbol, unknown>)[prop];
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const cache = await started(late);
+    try {
+      const enc = encodeObject(JSON.parse(cm('ns', 'a', { x: '1' })));
+      const at = enc.at;
+      let served = 0;
+      enc.at = (key, revision) => { served++; return at(key, revision); };
+      const settled = cache.expect(P + 'ns/a', enc);
+      const kv = await storage.create(P + 'ns/a', enc.value);
+      settled(kv.modRevision);
+      // The event comes now, after the write was answered: served from the encoding.
+      for (const release of held.splice(0)) release();
+      assert.equal(served, 1);
+      assert.equal(cache.get(P + 'ns/a')!.json, at(P + 'ns/a', kv.modRevision).json);
+      // Its event seen, the announcement is gone: a later write of the same value is decoded.
+      await storage.update(P + 'ns/a', enc.value, kv.modRevision);
+      for (const release of held.splice(0)) release();
+      assert.equal(served, 1);
+      assert.equal(cache.get(P + 'ns/a')!.modRevision, kv.modRevision + 1);
+    } finally {
+      cache.stop();
+      await storage.close();
+    }
+  });
 });
 
 describe('WatchCache', () => {

@@ -127,6 +127,9 @@ export function restamp(obj: CachedObject, revision: number): CachedObject {
   return new LeanObject(obj.key, obj.namespace, revision, JSON.stringify(object), obj.meta ?? metaOf(object.metadata), object);
 }
 
+/** Settled writes whose events are still awaited, at most (beyond that their events are decoded). */
+const MAX_EXPECTED = 10_000;
+
 export class WatchCache {
   readonly prefix: string;
   private readonly storage: Storage;
@@ -145,7 +148,7 @@ export class WatchCache {
   private readonly watchers = new Set<CacheWatcher>();
   private readonly waiters: { revision: number; resolve: () => void }[] = [];
   /** Writes under way, by key: their events are served from the writer's encoding when the value is the one written. */
-  private readonly expected = new Map<string, EncodedObject>();
+  private readonly expected = new Map<string, { encoded: EncodedObject; until: number }>();
   private handle: WatchHandle | undefined;
   private failure: Error | undefined = new CacheUnavailableError('storage is (re)initializing');
   private stopped = false;
@@ -187,6 +190,8 @@ export class WatchCache {
     // The swap is synchronous: a reader sees the old state or the new one, never a mix.
     this.objects = objects;
     this.sortedKeys = undefined;
+    // Writes whose events this load replaces will not be seen as events.
+    for (const [key, entry] of this.expected) if (entry.until !== Infinity) this.expected.delete(key);
     this.events = [];
     this.eventStart = 0;
     this.rev = Math.max(this.rev, snapshot.revision);
@@ -216,10 +221,18 @@ export class WatchCache {
   }
 
   /** Announces a write of `encoded`: its event is served from that encoding instead of decoding the stored
-   *  value again. Returns the function that withdraws it, called once the write has settled. */
-  expect(key: string, encoded: EncodedObject): () => void {
-    this.expected.set(key, encoded);
-    return () => { if (this.expected.get(key) === encoded) this.expected.delete(key); };
+   *  value again. Returns the function to call once the write has settled: with the revision it was written
+   *  at (the announcement then lasts until the cache has seen that revision of the key), or without one
+   *  when it failed. */
+  expect(key: string, encoded: EncodedObject): (writtenAt?: number) => void {
+    const entry = { encoded, until: Infinity };
+    this.expected.set(key, entry);
+    return (writtenAt) => {
+      if (this.expected.get(key) !== entry) return;
+      // A write whose event has not come yet (a remote store's comes after its answer): kept for that event.
+      if (writtenAt !== undefined && writtenAt > this.rev && this.expected.size <= MAX_EXPECTED) entry.until = writtenAt;
+      else this.expected.delete(key);
+    };
   }
 
   /** Current objects under `keyPrefix` (the whole resource, or one namespace), in key order. */
@@ -292,8 +305,9 @@ export class WatchCache {
       const previous = this.objects.get(e.kv.key);
       let event: CacheEvent;
       if (e.type === 'put') {
-        const encoded = this.expected.size > 0 ? this.expected.get(e.kv.key) : undefined;
-        const current = encoded && encoded.value === e.kv.value ? encoded.at(e.kv.key, e.kv.modRevision) : decodeKv(e.kv);
+        const expected = this.expected.size > 0 ? this.expected.get(e.kv.key) : undefined;
+        if (expected && e.kv.modRevision >= expected.until) this.expected.delete(e.kv.key);
+        const current = expected && expected.encoded.value === e.kv.value ? expected.encoded.at(e.kv.key, e.kv.modRevision) : decodeKv(e.kv);
         this.objects.set(e.kv.key, current);
         if (!previous) this.sortedKeys?.insert(e.kv.key);
         event = { revision: e.kv.modRevision, current, previous, deleted: false };
