@@ -60,7 +60,7 @@ export interface SqliteStorageOptions {
 /** Writes between checkpoints of a file database (about 3 WAL pages each). */
 const CHECKPOINT_EVERY = 1000;
 /** Transactions of a file database whose WAL flush may be under way at once. */
-const MAX_FLUSHING = 3;
+const MAX_FLUSHING = 2;
 /** Log rows examined per compaction transaction; the event loop runs between transactions. */
 const COMPACT_CHUNK = 1000;
 /** Revisions scanned per step of a watch's history replay; the event loop runs between steps. */
