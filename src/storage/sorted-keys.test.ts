@@ -41,6 +41,22 @@ describe('SortedKeys', () => {
     assert.deepEqual([...s.from(0)], ['/r/again']);
   });
 
+  it('keeps inserts and removals made between reads in order, whatever their sequence', () => {
+    const keys = names(3000);
+    const s = SortedKeys.from(keys.slice(0, 1000));
+    const model = new Set(keys.slice(0, 1000));
+    let x = 17;
+    for (let step = 0; step < 20_000; step++) {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      const key = keys[x % keys.length];
+      if ((x >> 8) % 3 === 0) { s.remove(key); model.delete(key); } else { s.insert(key); model.add(key); }
+      // Read now and then, as a list would.
+      if (step % 997 === 0) assert.equal(s.size, model.size);
+    }
+    assert.equal(s.size, model.size);
+    assert.deepEqual([...s.from(0)], [...model].sort());
+  });
+
   it('finds positions as a sorted array would, and iterates from them', () => {
     const keys = names(4000);
     const s = new SortedKeys();

@@ -1,6 +1,7 @@
 // Keys in sorted order, kept as a list of sorted chunks so that an insert or a removal moves at most one
 // chunk's worth of entries (a single sorted array moves half the keys on every insert, which made creates
-// slower the more objects a resource held).
+// slower the more objects a resource held). Inserts wait in a set until the order is next read, so a run
+// of creates that nobody lists costs nothing here.
 
 const MAX_CHUNK = 1024;
 
@@ -22,6 +23,8 @@ export class SortedKeys {
   /** Non-empty sorted chunks, each after the one before it (empty list when there is no key). */
   private chunks: string[][] = [];
   private count = 0;
+  /** Keys inserted since the order was last read (some may be in the chunks already). */
+  private readonly pending = new Set<string>();
 
   /** The keys of `keys` (in any order, without duplicates) in order. */
   static from(keys: Iterable<string>): SortedKeys {
@@ -33,11 +36,24 @@ export class SortedKeys {
   }
 
   get size(): number {
+    this.settle();
     return this.count;
   }
 
   /** Adds `key` unless it is there already. */
   insert(key: string): void {
+    this.pending.add(key);
+  }
+
+  /** Puts the pending keys in their places. */
+  private settle(): void {
+    if (this.pending.size === 0) return;
+    const keys = [...this.pending].sort(compare);
+    this.pending.clear();
+    for (const key of keys) this.place(key);
+  }
+
+  private place(key: string): void {
     const c = this.chunkFor(key);
     if (c < 0) {
       this.chunks.push([key]);
@@ -54,6 +70,7 @@ export class SortedKeys {
 
   /** Removes `key` if it is there. */
   remove(key: string): void {
+    this.pending.delete(key);
     const c = this.chunkFor(key);
     if (c < 0) return;
     const chunk = this.chunks[c];
@@ -66,6 +83,7 @@ export class SortedKeys {
 
   /** Position (0-based, over all keys) of the first key >= `key`; `size` when there is none. */
   lowerBound(key: string): number {
+    this.settle();
     const c = this.chunkFor(key);
     if (c < 0) return this.count;
     let before = 0;
@@ -75,6 +93,7 @@ export class SortedKeys {
 
   /** The keys from position `index` on, in order. Lazy; the caller must not change the set meanwhile. */
   *from(index: number): Generator<string> {
+    this.settle();
     let c = 0;
     while (c < this.chunks.length && index >= this.chunks[c].length) index -= this.chunks[c++].length;
     for (; c < this.chunks.length; c++, index = 0) {
