@@ -138,7 +138,13 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
   };
 
   const observe = (store: ResourceStore, e: CacheEvent) => {
-    if (!e.deleted) { observeObject(store, e.current); return; }
+    if (!e.deleted) {
+      // An object without owners, not being deleted, that had no owners before (or is new) has no place in
+      // the graph and leaves none: the cache says so without parsing it.
+      if (outsideGraph(e.current) && (!e.previous || outsideGraph(e.previous))) return;
+      observeObject(store, e.current);
+      return;
+    }
     const uid = (e.current.object as ApiObject).metadata?.uid;
     if (!uid) return;
     const prev = nodes.get(uid);
@@ -151,6 +157,8 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     // Its dependents have lost an owner.
     enqueueDependents(uid);
   };
+
+  const outsideGraph = (o: CachedObject) => !!o.meta && !o.meta.ownerReferences && !o.meta.deletionTimestamp;
 
   /** An object as it is now: its place in the graph, and the work it may need. */
   const observeObject = (store: ResourceStore, current: CachedObject) => {

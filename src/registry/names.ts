@@ -19,9 +19,18 @@ export function generateName(prefix: string): string {
   return prefix.slice(0, MAX_GENERATED_PREFIX_LENGTH) + generateNameSuffix();
 }
 
-/** RFC 3339 with second precision, as metav1.Time serialises. */
+let lastSecond = NaN;
+let lastText = '';
+
+/** RFC 3339 with second precision, as metav1.Time serialises (the writes of one second share the text). */
 export function nowRfc3339(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== lastSecond) {
+    lastText = new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** RFC 3339 with microseconds, as metav1.MicroTime serialises. */
