@@ -59,7 +59,9 @@ describe('etcd member failures', () => {
     await until(async () => (await s.request('GET', '/readyz')).status === 200, 'readiness after recovery');
     await until(async () => (await create(`after-${acknowledged.length}`)).status === 201, 'a write after recovery');
 
-    const items: { kind?: string; metadata: { name: string; uid?: string; creationTimestamp?: string; resourceVersion?: string } }[] = (await s.request('GET', '/api/v1/namespaces/default/configmaps')).json().items;
+    const listed = await s.request('GET', '/api/v1/namespaces/default/configmaps');
+    assert.equal(listed.status, 200, `list after recovery: ${listed.status} ${listed.body}`);
+    const items: { kind?: string; metadata: { name: string; uid?: string; creationTimestamp?: string; resourceVersion?: string } }[] = listed.json().items;
     const names = items.map((i) => i.metadata.name);
     for (const name of acknowledged) assert.ok(names.includes(name), `acknowledged write ${name} lost`);
     // A write that timed out has an unknown outcome (etcd may commit the proposal once quorum returns),

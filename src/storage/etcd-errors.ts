@@ -53,9 +53,11 @@ const TRANSIENT_ETCD_MESSAGES = [
 
 // gRPC fails a call with "No connection established" before sending it when no connection to the
 // member could be made; etcd drops a proposal without a leader ("raft proposal dropped") and refuses
-// requests before proposing them when it has no leader or is overloaded.
+// requests before proposing them when it has no leader or is overloaded. A deadline that passed while the
+// call was "Waiting for LB pick" passed before the call had a connection to be sent on.
 const NOT_APPLIED_MESSAGES = [
   'No connection established',
+  'Waiting for LB pick',
   'raft proposal dropped',
   'etcdserver: no leader',
   'etcdserver: too many requests',

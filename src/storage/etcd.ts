@@ -62,6 +62,7 @@ const DEFAULT_WATCH_RESUME_TIMEOUT_MS = 10_000;
 const VERSION_TIMEOUT_MS = 1_000;
 const FIRST_RETRY_MS = 20;
 const MAX_RETRY_MS = 500;
+const MIN_ATTEMPT_MS = 250;
 
 type Attempt<T> = (options: { deadline: number }) => Promise<T>;
 type FaultPolicy = NonNullable<NonNullable<IOptions['faultHandling']>['global']>;
@@ -341,10 +342,13 @@ export class EtcdStorage implements Storage {
   async #call<T>(kind: 'read' | 'write', attempt: Attempt<T>, timeoutMs = this.#requestTimeoutMs): Promise<T> {
     if (this.#closed) throw closedError();
     const deadline = Date.now() + timeoutMs;
+    // One attempt may not use the whole deadline: a member that just came back can leave its channel
+    // connecting for seconds, and the next attempt goes to another member.
+    const attemptMs = Math.max(MIN_ATTEMPT_MS, timeoutMs / 2);
     let wait = FIRST_RETRY_MS;
     for (;;) {
       try {
-        return await attempt({ deadline });
+        return await attempt({ deadline: Math.min(deadline, Date.now() + attemptMs) });
       } catch (err) {
         const retry = kind === 'read' ? isTransient(err) : provesNotApplied(err);
         if (!retry || this.#closed || Date.now() + wait >= deadline) throw toStorageError(err);
@@ -382,6 +386,9 @@ function clientOptions(options: EtcdStorageOptions): IOptions {
       'grpc.max_receive_message_length': 2 ** 31 - 1,
       'grpc.keepalive_time_ms': 10_000,
       'grpc.keepalive_timeout_ms': 5_000,
+      // A restarted member is reconnected to within a second, not after gRPC's default backoff of up to 2 minutes.
+      'grpc.initial_reconnect_backoff_ms': 100,
+      'grpc.max_reconnect_backoff_ms': 1_000,
     },
   };
 }
