@@ -6,7 +6,7 @@ import {
   isDNS1123Label, isDNS1123Subdomain, isDomainPrefixedKey, isDomainPrefixedPath, isEnvVarName, isFullyQualifiedDomainName,
   isFullyQualifiedName, isHTTPHeaderName, isPrefixedQualifiedName, isQualifiedName, isValidCIDR, isValidIP, isValidIPv4Address,
   isValidIPv6Address, isValidLabelValue, isValidPathSegmentName, isValidPercent, isValidPortName, isValidPortNum,
-  isWildcardDNS1123Subdomain, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, parseCIDR, regexError,
+  isWildcardDNS1123Subdomain, byteLength, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain, nameIsPathSegment, parseCIDR, regexError,
 } from './strings.ts';
 
 const subdomainMsg =
@@ -214,4 +214,12 @@ test('CIDRs', () => {
   assert.equal(cidrContainsIP('10.0.0.0/8', '10.2.3.4'), true);
   assert.equal(cidrContainsIP('10.0.0.0/8', '::ffff:10.2.3.4'), true);
   assert.equal(cidrContainsIP('10.0.0.0/8', '11.2.3.4'), false);
+});
+
+test('byteLength counts UTF-8 bytes as Go does, a lone surrogate as the 3 bytes of U+FFFD', () => {
+  assert.equal(byteLength(''), 0);
+  assert.equal(byteLength('abc'), 3);
+  assert.equal(byteLength('é€😀'), 2 + 3 + 4);
+  assert.equal(byteLength('a\ud800b'), 5);
+  assert.equal(byteLength('\ude00\ud83d'), 6);
 });

@@ -2,13 +2,10 @@
 // pkg/api/validation/path). Each `isX(value)` returns the list of problems; an empty list means valid.
 import { type FieldError, invalid, required } from '../field-errors.ts';
 
-const utf8 = new TextEncoder();
-
-/** Go's len(): the UTF-8 byte length. */
+/** Go's len(): the UTF-8 byte length (a lone surrogate counts as U+FFFD's 3 bytes, as Go decodes it).
+ *  Node counts without encoding, several times faster than a scan for ASCII in JavaScript. */
 export function byteLength(s: string): number {
-  let ascii = true;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) { ascii = false; break; }
-  return ascii ? s.length : utf8.encode(s).length;
+  return Buffer.byteLength(s, 'utf8');
 }
 
 // ---- message builders (validation.go) ----
