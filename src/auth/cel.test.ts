@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileCel, CelCompileError, T } from './cel.ts';
+import { compileCel, CelCompileError, CelPending, T } from './cel.ts';
 
 const Resource = T.message('ResourceAttributes', { namespace: T.string, verb: T.string, group: T.string, version: T.string, resource: T.string, subresource: T.string, name: T.string });
 const Spec = T.message('SubjectAccessReviewSpec', {
@@ -47,4 +47,46 @@ test('compile errors: syntax, unknown names and fields, and non-bool results', (
   assert.throws(() => compileCel('request.usr == "x"', vars), /undefined field 'usr'/);
   assert.throws(() => compileCel('request.user', vars, { wantBool: true }), /must evaluate to bool but got string/);
   assert.throws(() => compileCel("'unterminated", vars), /unterminated string/);
+});
+
+test('string and list extensions', () => {
+  const dyn = { o: T.dyn };
+  const ev = (expr: string, o: unknown) => compileCel(expr, dyn).evaluate({ o });
+  assert.equal(ev("o.substring(1, 3) + o.substring(4) + o.charAt(0)", 'abcdef'), 'bcefa');
+  assert.throws(() => ev('o.substring(4, 2)', 'abcdef'), /invalid substring range. start: 4, end: 2/);
+  assert.equal(ev("o.find('[0-9]+')", 'ab12cd345'), '12');
+  assert.deepEqual(ev("o.findAll('[0-9]+')", 'ab12cd345'), ['12', '345']);
+  assert.deepEqual([ev('o.indexOf(2)', [1, 2, 2]), ev('o.lastIndexOf(2)', [1, 2, 2]), ev('o.indexOf(9)', [1])], [1, 2, -1]);
+  assert.deepEqual([ev('o.isSorted()', [1, 2, 2]), ev('o.isSorted()', ['b', 'a'])], [true, false]);
+  assert.deepEqual([ev('o.sum()', [1, 2, 3]), ev('o.min()', [3, 1, 2]), ev("o.max()", ['a', 'c', 'b'])], [6, 1, 'c']);
+  assert.throws(() => ev('o.min()', []), /min\(list\) argument must not be empty/);
+});
+
+test('host objects: typed methods and fields, evaluation errors, and answers awaited by evaluateAsync', async () => {
+  const Decision = T.opaque('Decision', {}, { allowed: T.bool, reason: T.string });
+  const Checker = T.opaque('Checker', {}, { check: Decision });
+  Checker.fields.self = Checker;
+  const answers = new Map<string, boolean>();
+  let asked = 0;
+  const decision = (ok: boolean) => ({ celTypeName: 'Decision', celCall: (m: string) => (m === 'allowed' ? ok : 'because') });
+  const checker = {
+    celTypeName: 'Checker',
+    celField: (f: string) => { if (f === 'self') return checker; throw new Error(`no such field: ${f}`); },
+    celCall(m: string, args: unknown[]) {
+      const verb = String(args[0]);
+      if (verb === 'boom') throw new Error('the check failed');
+      if (!answers.has(verb)) {
+        asked++;
+        throw new CelPending(new Promise((r) => setTimeout(() => { answers.set(verb, verb === 'get'); r(undefined); }, 1)));
+      }
+      return decision(answers.get(verb)!);
+    },
+  };
+  const vars = { checker: Checker };
+  const p = compileCel("checker.check('get').allowed() && !checker.self.check('delete').allowed() && checker.check('get').reason() == 'because'", vars, { wantBool: true });
+  assert.equal(await p.evaluateAsync({ checker }), true);
+  assert.equal(asked, 2);
+  assert.throws(() => compileCel("checker.check('x').denied()", vars), /found no matching overload for 'denied' applied to 'Decision.\(\)'/);
+  assert.throws(() => compileCel('checker.other', vars), /undefined field 'other'/);
+  await assert.rejects(compileCel("checker.check('boom').allowed()", vars).evaluateAsync({ checker }), /the check failed/);
 });

@@ -5,12 +5,17 @@
 // `contains`, `matches`, `lowerAscii`, `upperAscii`, `trim`, `split`, `join` on lists, `indexOf`), and
 // `string()`, `int()` and `bool()`. Typed variables (the SubjectAccessReview spec) answer unset fields with
 // their zero value, as CEL's typed objects do; `&&` and `||` absorb errors as CEL specifies.
+// Kubernetes' list and string extensions used in admission match conditions are here too (`substring`,
+// `charAt`, `find`, `findAll`, and on lists `indexOf`, `lastIndexOf`, `isSorted`, `sum`, `min`, `max`), and
+// host objects (opaque types with methods, such as Kubernetes' `authorizer`), whose answers may need to be
+// awaited: a host method throws CelPending, and `evaluateAsync` waits for it and evaluates again.
 
 export type CelType =
   | { kind: 'string' } | { kind: 'int' } | { kind: 'double' } | { kind: 'bool' } | { kind: 'null' } | { kind: 'dyn' }
   | { kind: 'list'; elem: CelType }
   | { kind: 'map'; value: CelType }
-  | { kind: 'message'; name: string; fields: Record<string, CelType> };
+  | { kind: 'message'; name: string; fields: Record<string, CelType> }
+  | { kind: 'opaque'; name: string; fields: Record<string, CelType>; methods: Record<string, CelType> };
 
 export const T = {
   string: { kind: 'string' } as CelType,
@@ -22,7 +27,41 @@ export const T = {
   list: (elem: CelType): CelType => ({ kind: 'list', elem }),
   map: (value: CelType): CelType => ({ kind: 'map', value }),
   message: (name: string, fields: Record<string, CelType>): CelType => ({ kind: 'message', name, fields }),
+  /** A host object type: `methods` name each method's result type (filled in later for recursive types). */
+  opaque: (name: string, fields: Record<string, CelType> = {}, methods: Record<string, CelType> = {}) => ({ kind: 'opaque', name, fields, methods }) as Extract<CelType, { kind: 'opaque' }>,
 };
+
+/** A value of an opaque type, provided by the host: fields and methods answered by the host's code. */
+export interface CelHost {
+  readonly celTypeName: string;
+  /** A field (`authorizer.requestResource`); throws an Error for an evaluation error. */
+  celField?(name: string): unknown;
+  /** A method call; throws an Error for an evaluation error, or CelPending while the answer is on its way. */
+  celCall(method: string, args: unknown[]): unknown;
+}
+
+/** Thrown by a host method whose answer is not known yet: evaluateAsync waits for `until` and starts over. */
+export class CelPending extends Error {
+  readonly until: Promise<unknown>;
+  constructor(until: Promise<unknown>) {
+    super('evaluation is waiting for a host answer');
+    this.until = until;
+  }
+}
+
+function isHost(v: unknown): v is CelHost {
+  return typeof v === 'object' && v !== null && typeof (v as CelHost).celCall === 'function';
+}
+
+/** A host's answer as a CEL value (a thrown Error becomes an evaluation error; CelPending goes on up). */
+function hostAnswer(answer: () => unknown): Value {
+  try {
+    return toValue(answer(), { kind: 'dyn' });
+  } catch (err) {
+    if (err instanceof CelPending) throw err;
+    return new CelError((err as Error).message);
+  }
+}
 
 export class CelCompileError extends Error {}
 
@@ -44,7 +83,7 @@ class Message {
   }
 }
 
-type Value = string | number | boolean | null | Value[] | Map<string, Value> | Message | CelError | IntValue;
+type Value = string | number | boolean | null | Value[] | Map<string, Value> | Message | CelError | IntValue | CelHost;
 
 /** CEL keeps int and double apart; ints are boxed so `1 == 1.0` can be told from `1 == 1`. */
 class IntValue {
@@ -339,6 +378,10 @@ function checkTypes(node: Node, vars: Record<string, CelType>, src: string): Cel
           return t.fields[n.field];
         }
         if (t.kind === 'map') return t.value;
+        if (t.kind === 'opaque') {
+          if (!(n.field in t.fields)) err(n.pos, `undefined field '${n.field}'`);
+          return t.fields[n.field];
+        }
         return T.dyn;
       }
       case 'has': {
@@ -388,10 +431,15 @@ function checkTypes(node: Node, vars: Record<string, CelType>, src: string): Cel
         return T.bool;
       }
       case 'call': {
-        if (n.target) visit(n.target, scope);
-        for (const a of n.args) visit(a, scope);
+        const target = n.target ? visit(n.target, scope) : undefined;
+        const args = n.args.map((a) => visit(a, scope));
+        if (target?.kind === 'opaque') {
+          if (!(n.fn in target.methods)) err(n.pos, `found no matching overload for '${n.fn}' applied to '${target.name}.(${args.map(typeLabel).join(', ')})'`);
+          return target.methods[n.fn];
+        }
         if (!n.target && !FUNCTIONS.has(n.fn)) err(n.pos, `undeclared reference to '${n.fn}' (in container '')`);
         if (n.target && !METHODS.has(n.fn)) err(n.pos, `undeclared reference to '${n.fn}' (in container '')`);
+        if (target?.kind === 'list' && LIST_RETURNS[n.fn]) return LIST_RETURNS[n.fn]!(target.elem);
         return RETURNS[n.fn] ?? T.dyn;
       }
     }
@@ -400,11 +448,21 @@ function checkTypes(node: Node, vars: Record<string, CelType>, src: string): Cel
 }
 
 const FUNCTIONS = new Set(['size', 'string', 'int', 'double', 'bool', 'type', 'dyn']);
-const METHODS = new Set(['size', 'startsWith', 'endsWith', 'contains', 'matches', 'lowerAscii', 'upperAscii', 'trim', 'split', 'join', 'indexOf', 'lastIndexOf', 'replace']);
+const METHODS = new Set([
+  'size', 'startsWith', 'endsWith', 'contains', 'matches', 'lowerAscii', 'upperAscii', 'trim', 'split', 'join', 'indexOf', 'lastIndexOf', 'replace',
+  'substring', 'charAt', 'find', 'findAll', 'isSorted', 'sum', 'min', 'max',
+]);
 const RETURNS: Record<string, CelType> = {
   size: T.int, string: T.string, int: T.int, double: T.double, bool: T.bool, startsWith: T.bool, endsWith: T.bool, contains: T.bool,
   matches: T.bool, lowerAscii: T.string, upperAscii: T.string, trim: T.string, split: T.list(T.string), join: T.string, indexOf: T.int, lastIndexOf: T.int, replace: T.string,
+  substring: T.string, charAt: T.string, find: T.string, findAll: T.list(T.string), isSorted: T.bool,
 };
+/** Methods of lists whose result is typed by the element type. */
+const LIST_RETURNS: Record<string, (elem: CelType) => CelType> = { sum: (e) => e, min: (e) => e, max: (e) => e };
+
+function typeLabel(t: CelType): string {
+  return t.kind === 'message' || t.kind === 'opaque' ? t.name : t.kind === 'list' ? `list(${typeLabel(t.elem)})` : t.kind === 'map' ? `map(string, ${typeLabel(t.value)})` : t.kind;
+}
 
 // ---- evaluation ----
 
@@ -417,6 +475,7 @@ function typeName(v: Value): string {
   if (Array.isArray(v)) return 'list';
   if (v instanceof Map) return 'map';
   if (v instanceof Message) return v.type.name;
+  if (isHost(v)) return v.celTypeName;
   return 'error';
 }
 
@@ -436,6 +495,7 @@ function zero(t: CelType): Value {
 /** Plain data into CEL values, typed by `t` where the shape is known. */
 function toValue(data: unknown, t: CelType): Value {
   if (data === undefined || data === null) return zero(t);
+  if (isHost(data)) return data;
   if (t.kind === 'message' && typeof data === 'object' && !Array.isArray(data)) return new Message(t, data as Record<string, unknown>);
   if (Array.isArray(data)) return data.map((d) => toValue(d, t.kind === 'list' ? t.elem : T.dyn));
   if (typeof data === 'object') {
@@ -481,6 +541,7 @@ function selectField(target: Value, field: string): Value {
     return toValue(target.value[field], t);
   }
   if (target instanceof Map) return target.has(field) ? target.get(field)! : new CelError(`no such key: ${field}`);
+  if (isHost(target)) return target.celField ? hostAnswer(() => target.celField!(field)) : new CelError(`no such field: ${field}`);
   return new CelError(`type '${typeName(target)}' does not support field selection`);
 }
 
@@ -526,7 +587,73 @@ const STRING_METHODS: Record<string, (s: string, args: Value[]) => Value> = {
   indexOf: (s, [a]) => (typeof a === 'string' ? new IntValue(s.indexOf(a)) : overload('indexOf', a)),
   lastIndexOf: (s, [a]) => (typeof a === 'string' ? new IntValue(s.lastIndexOf(a)) : overload('lastIndexOf', a)),
   replace: (s, [a, b]) => (typeof a === 'string' && typeof b === 'string' ? s.split(a).join(b) : overload('replace', a)),
+  substring: (s, [a, b]) => {
+    const chars = [...s];
+    const start = num(a);
+    const end = b === undefined ? chars.length : num(b);
+    if (start === undefined || end === undefined) return overload('substring', a);
+    if (start < 0 || start > chars.length) return new CelError(`index out of range: ${start}`);
+    if (end < 0 || end > chars.length) return new CelError(`index out of range: ${end}`);
+    if (start > end) return new CelError(`invalid substring range. start: ${start}, end: ${end}`);
+    return chars.slice(start, end).join('');
+  },
+  charAt: (s, [a]) => {
+    const chars = [...s];
+    const i = num(a);
+    if (i === undefined) return overload('charAt', a);
+    if (i < 0 || i > chars.length) return new CelError(`index out of range: ${i}`);
+    return chars[i] ?? '';
+  },
+  find: (s, [a]) => {
+    if (typeof a !== 'string') return overload('find', a);
+    try { return new RegExp(a, 'u').exec(s)?.[0] ?? ''; } catch (e) { return new CelError(`invalid regular expression: ${(e as Error).message}`); }
+  },
+  findAll: (s, [a, b]) => {
+    if (typeof a !== 'string') return overload('findAll', a);
+    const limit = b === undefined ? -1 : num(b) ?? -1;
+    try {
+      const all = [...s.matchAll(new RegExp(a, 'gu'))].map((m) => m[0]);
+      return limit < 0 ? all : all.slice(0, limit);
+    } catch (e) { return new CelError(`invalid regular expression: ${(e as Error).message}`); }
+  },
 };
+
+/** Ordering of two comparable values (numbers, strings, bools), or an error for others. */
+function compare(a: Value, b: Value): number | CelError {
+  const na = num(a), nb = num(b);
+  if (na !== undefined && nb !== undefined) return na < nb ? -1 : na > nb ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  return new CelError(`no such overload: ${typeName(a)} < ${typeName(b)}`);
+}
+
+/** Kubernetes' list library: indexOf, lastIndexOf, isSorted, sum, min, max. */
+const LIST_METHODS: Record<string, (l: Value[], args: Value[]) => Value> = {
+  indexOf: (l, [x]) => { for (let i = 0; i < l.length; i++) if (equals(l[i], x) === true) return new IntValue(i); return new IntValue(-1); },
+  lastIndexOf: (l, [x]) => { for (let i = l.length - 1; i >= 0; i--) if (equals(l[i], x) === true) return new IntValue(i); return new IntValue(-1); },
+  isSorted: (l) => {
+    for (let i = 1; i < l.length; i++) { const c = compare(l[i - 1], l[i]); if (c instanceof CelError) return c; if (c > 0) return false; }
+    return true;
+  },
+  sum: (l) => {
+    let total: Value = l.length && typeof l[0] === 'number' ? 0 : new IntValue(0);
+    for (const x of l) {
+      if (x instanceof IntValue && total instanceof IntValue) total = new IntValue(total.n + x.n);
+      else if (typeof x === 'number' && typeof total === 'number') total = total + x;
+      else return overload('sum', x);
+    }
+    return total;
+  },
+  min: (l) => extreme(l, -1),
+  max: (l) => extreme(l, 1),
+};
+
+function extreme(l: Value[], sign: number): Value {
+  if (!l.length) return new CelError(sign < 0 ? 'min(list) argument must not be empty' : 'max(list) argument must not be empty');
+  let best = l[0];
+  for (const x of l.slice(1)) { const c = compare(x, best); if (c instanceof CelError) return c; if (c * sign > 0) best = x; }
+  return best;
+}
 
 function overload(fn: string, v: Value): CelError {
   return new CelError(`no such overload: ${fn}(${typeName(v)})`);
@@ -703,7 +830,9 @@ class Evaluator {
     if (n.target) {
       const t = this.eval(n.target, scope);
       if (t instanceof CelError) return t;
+      if (isHost(t)) return hostAnswer(() => t.celCall(n.fn, args.map(fromValue)));
       if (n.fn === 'size') return size(t);
+      if (Array.isArray(t) && LIST_METHODS[n.fn]) return LIST_METHODS[n.fn]!(t, args);
       if (n.fn === 'join' && Array.isArray(t)) {
         if (!t.every((x) => typeof x === 'string')) return new CelError('join: list must hold strings');
         const sep = args[0] ?? '';
@@ -744,9 +873,15 @@ class Evaluator {
 
 export interface CelProgram {
   readonly expression: string;
-  /** The result, or a thrown Error for an evaluation error (a missing key, a bad overload). */
+  /** The result, or a thrown Error for an evaluation error (a missing key, a bad overload); CelPending when
+   *  a host object's answer is not known yet. */
   evaluate(vars: Record<string, unknown>): unknown;
+  /** As evaluate, waiting for host answers (each wait is followed by a new evaluation). */
+  evaluateAsync(vars: Record<string, unknown>): Promise<unknown>;
 }
+
+/** Host answers one evaluation may wait for before giving up (each authorizer check is one). */
+const MAX_HOST_WAITS = 100;
 
 /** Parses and checks an expression over the declared variables; it must yield a bool when `wantBool`. */
 export function compileCel(expression: string, vars: Record<string, CelType>, opts: { wantBool?: boolean } = {}): CelProgram {
@@ -764,6 +899,16 @@ export function compileCel(expression: string, vars: Record<string, CelType>, op
       const v = evaluator.eval(ast, scope);
       if (v instanceof CelError) throw new Error(v.message);
       return fromValue(v);
+    },
+    async evaluateAsync(input) {
+      for (let waits = 0; ; waits++) {
+        try {
+          return this.evaluate(input);
+        } catch (err) {
+          if (!(err instanceof CelPending) || waits >= MAX_HOST_WAITS) throw err;
+          await err.until;
+        }
+      }
     },
   };
 }
