@@ -239,6 +239,8 @@ describe('Node authorizer', () => {
     for (const name of ['n1', 'n2']) await requestAs(s, admin(s), 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name } });
     await s.kubectl(['create', 'secret', 'generic', 'used', '-n', 'default', '--from-literal=a=b']);
     await s.kubectl(['create', 'secret', 'generic', 'unused', '-n', 'default', '--from-literal=a=b']);
+    // The account pods run as (the service account controller is off in API tests).
+    await s.kubectl(['create', 'serviceaccount', 'default', '-n', 'default']);
   });
   after(() => s.stop());
 

@@ -191,7 +191,11 @@ describe('workload kinds with kubectl', () => {
     assert.equal(r.status, 200, r.body);
     return r.json();
   };
-  before(async () => { s = await startTestServer(); });
+  before(async () => {
+    s = await startTestServer();
+    // The account pods run as (the service account controller is off in API tests).
+    await kubectl(['create', 'serviceaccount', 'default']);
+  });
   after(async () => { await s.stop(); });
 
   it('create -f and apply -f from one YAML manifest of every kind', async () => {

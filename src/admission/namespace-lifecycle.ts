@@ -9,7 +9,8 @@ export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube
 export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPlugin {
   return {
     name: 'NamespaceLifecycle',
-    async validate(attrs) {
+    // In the mutating phase, first, as in Kubernetes: a missing namespace is the answer before any other plugin looks.
+    async admit(attrs) {
       const { served, operation } = attrs;
       if (served.def.group === '' && served.def.plural === 'namespaces') {
         if (operation === 'DELETE' && SYSTEM_NAMESPACES.includes(attrs.name)) {

@@ -14,6 +14,7 @@ import { ApiSurface, isServed } from './apis.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts';
+import { serviceAccountAdmission } from '../admission/service-account.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
@@ -115,7 +116,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy()]);
 
   let listeningUrl = '';
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),

@@ -51,15 +51,15 @@ test('protobuf field numbers and merge keys follow generated.proto and the OpenA
   assert.deepEqual([status.phase['x-proto'], status.conditions['x-proto'], status.podIP['x-proto'], status.qosClass['x-proto'], status.nominatedNodeName['x-proto']], [1, 2, 6, 9, 11]);
 });
 
-test('defaults: DNS, restart, grace period, scheduler, service account, service links, security context, Pending and QoS', async () => {
+test('defaults: DNS, restart, grace period, scheduler, service links, security context, Pending and QoS', async () => {
   const o = await h.create(pod());
   const s = spec(o);
   assert.equal(s.dnsPolicy, 'ClusterFirst');
   assert.equal(s.restartPolicy, 'Always');
   assert.equal(s.terminationGracePeriodSeconds, 30);
   assert.equal(s.schedulerName, 'default-scheduler');
-  assert.equal(s.serviceAccountName, 'default');
-  assert.equal(s.serviceAccount, 'default');
+  // The account is named by ServiceAccount admission (src/admission/service-account.ts), not by the kind.
+  assert.equal(s.serviceAccountName, undefined);
   assert.equal(s.enableServiceLinks, true);
   assert.deepEqual(s.securityContext, {});
   assert.equal((o.status as Obj).phase, 'Pending');
@@ -229,7 +229,7 @@ test('status is written through /status only; the main resource keeps it', async
   const written = await h.update(withStatus, { subresource: 'status' });
   assert.equal((written.status as Obj).phase, 'Running');
   assert.deepEqual(['status.phase', 'status.podIP', 'status.nominatedNodeName', 'spec.hostNetwork', 'spec.serviceAccountName', 'spec.schedulerName', 'spec.restartPolicy', 'spec.nodeName'].map((f) => kind.fieldSelectors![f]!(written)), [
-    'Running', '10.0.0.5', 'n2', 'false', 'default', 'default-scheduler', 'Always', '',
+    'Running', '10.0.0.5', 'n2', 'false', '', 'default-scheduler', 'Always', '',
   ]);
   const bad = structuredClone(written); (bad.status as Obj).nominatedNodeName = 'Bad_Node';
   assert.equal((await rejection(h.update(bad, { subresource: 'status' }))).causes[0]!.startsWith('status.nominatedNodeName: Invalid value: "Bad_Node"'), true);

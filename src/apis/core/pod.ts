@@ -15,9 +15,6 @@ const specOf = (o: ApiObject) => (o.spec ?? {}) as Obj;
 const statusOf = (o: ApiObject) => (o.status ?? {}) as Obj;
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
 
-/** The service account a pod runs as when it names none (the ServiceAccount admission plugin's default). */
-export const DEFAULT_SERVICE_ACCOUNT = 'default';
-
 function podIP(o: ApiObject): string {
   const s = statusOf(o);
   return list(s.podIPs)[0]?.ip ?? s.podIP ?? '';
@@ -115,7 +112,6 @@ function applySchedulingGatedCondition(obj: ApiObject): void {
 function prepareForCreate(obj: ApiObject): void {
   const spec = (obj.spec ??= {}) as Obj;
   dropDisabledPodSpecFields(spec, undefined);
-  if (!spec.serviceAccountName) spec.serviceAccountName = spec.serviceAccount = DEFAULT_SERVICE_ACCOUNT;
   obj.status = { phase: 'Pending', qosClass: podQOSClass(spec) };
   applySchedulingGatedCondition(obj);
 }

@@ -12,9 +12,10 @@ after(async () => { await h.close(); });
 
 type Obj = Record<string, any>;
 let n = 0;
+// The account is named as ServiceAccount admission names it (a token projection needs one).
 const pod = (volumes: Obj[], name = `pod-${++n}`): ApiObject => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns' },
-  spec: { containers: [{ name: 'app', image: 'nginx:1.27' }], volumes },
+  spec: { serviceAccountName: 'default', containers: [{ name: 'app', image: 'nginx:1.27' }], volumes },
 });
 const causes = async (...volumes: Obj[]) => (await rejection(h.create(pod(volumes)))).causes;
 const created = async (...volumes: Obj[]) => ((await h.create(pod(volumes))).spec as Obj).volumes as Obj[];
