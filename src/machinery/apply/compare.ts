@@ -31,39 +31,43 @@ export function isSame(c: Comparison): boolean {
 }
 
 function walk(lhs: unknown, rhs: unknown, tr: TypeRef, path: PathElement[], c: Comparison): void {
-  if (lhs !== undefined && rhs !== undefined && deepEqual(lhs, rhs)) return;
+  // The whole object is compared field by field anyway (a write rarely leaves it equal).
+  if (path.length && lhs !== undefined && rhs !== undefined && deepEqual(lhs, rhs)) return;
   const atom = pickAtom(tr, lhs, rhs);
-  let leaf = false;
-  const doLeaf = () => {
-    leaf = true;
-    if (lhs === undefined) c.added.insert(path);
-    else if (rhs === undefined) c.removed.insert(path);
-    else if (!deepEqual(lhs, rhs)) c.modified.insert(path);
-  };
-  if (atom === null || atom.kind === 'scalar' || atom.kind === 'deduced' || atom.kind === 'none') doLeaf();
-  else if (atom.kind === 'list') {
+  if (atom === null || atom.kind === 'scalar' || atom.kind === 'deduced' || atom.kind === 'none') return leaf(lhs, rhs, path, c);
+  if (atom.kind === 'list') {
     const l = Array.isArray(lhs) ? lhs : undefined, r = Array.isArray(rhs) ? rhs : undefined;
-    if (atom.atomic || (!l?.length && !r?.length)) doLeaf();
-    else visitList(atom, l ?? [], r ?? [], path, c);
+    if (atom.atomic || (!l?.length && !r?.length)) return leaf(lhs, rhs, path, c);
+    visitList(atom, l ?? [], r ?? [], path, c);
   } else {
     const l = isObject(lhs) ? lhs : undefined, r = isObject(rhs) ? rhs : undefined;
-    const lEmpty = !l || !Object.keys(l).length, rEmpty = !r || !Object.keys(r).length;
-    if (atom.atomic || (lEmpty && rEmpty)) doLeaf();
-    else {
-      const keys = new Set([...Object.keys(l ?? {}), ...Object.keys(r ?? {})]);
-      for (const k of keys) {
-        const lv = l?.[k], rv = r?.[k];
-        if (lv === undefined && rv === undefined) continue;
-        path.push(fieldElement(k));
-        walk(lv, rv, fieldType(atom, k), path, c);
-        path.pop();
-      }
-    }
+    if (atom.atomic || (!hasKeys(l) && !hasKeys(r))) return leaf(lhs, rhs, path, c);
+    // The keys of both sides, the left's first (as a set of both would give them).
+    if (l) for (const k in l) visitField(atom, k, l[k], r?.[k], path, c);
+    if (r) for (const k in r) if (!l || !Object.hasOwn(l, k)) visitField(atom, k, undefined, r[k], path, c);
   }
-  if (!leaf) {
-    if (lhs === undefined) c.added.insert(path);
-    else if (rhs === undefined) c.removed.insert(path);
-  }
+  // A container that appears or disappears is added or removed itself, with what is below it.
+  if (lhs === undefined) c.added.insert(path);
+  else if (rhs === undefined) c.removed.insert(path);
+}
+
+/** A value compared whole. */
+function leaf(lhs: unknown, rhs: unknown, path: PathElement[], c: Comparison): void {
+  if (lhs === undefined) c.added.insert(path);
+  else if (rhs === undefined) c.removed.insert(path);
+  else if (!deepEqual(lhs, rhs)) c.modified.insert(path);
+}
+
+function hasKeys(o: Record<string, unknown> | undefined): boolean {
+  if (o) for (const _ in o) return true;
+  return false;
+}
+
+function visitField(atom: Atom, k: string, lv: unknown, rv: unknown, path: PathElement[], c: Comparison): void {
+  if (lv === undefined && rv === undefined) return;
+  path.push(fieldElement(k));
+  walk(lv, rv, fieldType(atom, k), path, c);
+  path.pop();
 }
 
 /** The atom for a pair of values; null when a free-form value changed shape (compared as a leaf). */

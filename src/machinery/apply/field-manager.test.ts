@@ -90,6 +90,24 @@ describe('managedFields entries', () => {
     assert.deepEqual(entries(again), entries(obj), 'a write that changes nothing leaves the entries as they were');
   });
 
+  it('an owner rewriting its own fields keeps its entry and moves its time; others lose what it changed or removed', () => {
+    let obj = update(undefined, widget({ data: { a: '1', b: '1', c: '1' } }), 'm');
+    obj = update(obj, { ...obj, data: { ...obj.data as Record<string, string>, c: '2' } }, 'n', widgetScope({ now: () => new Date('2024-06-01T00:00:00Z') }));
+    // A PUT sends back the entries it read: they decode as the live ones.
+    const later = widgetScope({ now: () => new Date('2024-07-01T00:00:00Z') });
+    obj = update(obj, { ...structuredClone(obj), data: { ...obj.data as Record<string, string>, b: '2' } }, 'm', later);
+    assert.deepEqual(entries(obj).map((e) => [e.manager, e.time, e.fieldsV1]), [
+      ['n', '2024-06-01T00:00:00Z', { 'f:data': { 'f:c': {} } }],
+      ['m', '2024-07-01T00:00:00Z', { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } }],
+    ]);
+    // Removing a field takes it from whoever owned it; the remover owns nothing new and keeps its time.
+    const { c: _c, ...withoutC } = obj.data as Record<string, string>;
+    obj = update(obj, { ...obj, data: withoutC }, 'm', widgetScope({ now: () => new Date('2024-08-01T00:00:00Z') }));
+    assert.deepEqual(entries(obj).map((e) => [e.manager, e.time, e.fieldsV1]), [
+      ['m', '2024-07-01T00:00:00Z', { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} } }],
+    ]);
+  });
+
   it('sorts Apply before Update, then by time and manager', () => {
     let obj = update(undefined, widget({ data: { z: '1' } }), 'zeta', widgetScope({ now: () => new Date('2024-01-01T00:00:00Z') }));
     obj = update(obj, { ...obj, data: { ...obj.data as object, y: '1' } }, 'alpha', widgetScope({ now: () => new Date('2024-01-01T00:00:00Z') }));

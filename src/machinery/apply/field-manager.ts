@@ -7,7 +7,7 @@ import { ApplyConflicts, conflictError, conflictsToSet, type Conflict } from './
 import { compare } from './compare.ts';
 import { FieldSet } from './fieldset.ts';
 import {
-  capUpdateManagers, decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, isResetManagedFields,
+  capUpdateManagers, decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, formatTimeMs, isResetManagedFields,
   managerIdentifier, type Managed,
 } from './managers.ts';
 import { fieldElement } from './path.ts';
@@ -44,14 +44,12 @@ const STRIPPED = FieldSet.of(
   ...['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'].map((f) => [fieldElement('metadata'), fieldElement(f)]),
 );
 
-const CURRENT_OPERATION = 'current-operation';
-
 function updaterOptions(scope: FieldManagerScope): UpdaterOptions {
   return { type: scope.type, ignored: scope.resetFields };
 }
 
 function now(scope: FieldManagerScope): string {
-  return formatTime(scope.now?.() ?? new Date());
+  return scope.now ? formatTime(scope.now()) : formatTimeMs(Date.now());
 }
 
 function withoutManagedFields(obj: ApiObject | undefined): ApiObject {
@@ -102,15 +100,9 @@ export function recordUpdate(scope: FieldManagerScope, live: ApiObject | undefin
     if (!managed.fields.size && live?.metadata?.uid) return;
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
     const liveObj = withoutManagedFields(live);
-    managed.fields = updateOwnership(updaterOptions(scope), liveObj, obj, scope.apiVersion, managed.fields, CURRENT_OPERATION);
-    strip(managed, CURRENT_OPERATION);
-    const vs = managed.fields.get(CURRENT_OPERATION);
-    if (vs) {
-      managed.fields.delete(CURRENT_OPERATION);
-      const prev = managed.fields.get(id);
-      managed.fields.set(id, { set: prev ? vs.set.union(prev.set) : vs.set, apiVersion: vs.apiVersion, applied: false });
-      managed.times.set(id, now(scope));
-    }
+    const ownership = updateOwnership(updaterOptions(scope), liveObj, obj, scope.apiVersion, managed.fields, id, STRIPPED);
+    managed.fields = ownership.managers;
+    if (ownership.took) managed.times.set(id, now(scope));
     capUpdateManagers(managed);
     writeManagedFields(obj, managed);
   } catch {

@@ -83,6 +83,42 @@ describe('FieldSet', () => {
     assert.deepEqual(s.recursiveDifference(FieldSet.of(p('status', 'conditions'))).paths().map(pathString), ['.status', '.spec.a', '.status.phase']);
   });
 
+  it('writes back the very FieldsV1 it was read from when that is in Kubernetes\' form, else rewrites it', () => {
+    const canonical = { 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:spec': { 'f:ports': { 'k:{"port":80,"protocol":"TCP"}': { '.': {}, 'f:port': {} } } } };
+    assert.equal(FieldSet.fromFieldsV1(canonical).toFieldsV1(), canonical);
+    const rewritten = [
+      { 'f:spec': { 'f:x': {} }, 'f:data': { 'f:a': {} } }, // keys out of order
+      { 'f:data': { 'f:a': {}, '.': {} } }, // "." not first
+      { 'f:data': { '.': {} } }, // a lone "." reads as a leaf
+      { 'f:data': { 'f:a': {} }, 'x:y': {} }, // an unknown prefix is dropped
+      { 'f:a': { 'i:+1': {} } }, // another spelling of i:1
+      { 'f:a': { 'k:{"protocol":"TCP","port":80}': {} } }, // key fields out of order
+      { '.': {}, 'f:a': {} }, // the root is never a member
+      { 'f:a': { '.': { 'f:b': {} }, 'f:c': {} } }, // "." is always {}
+    ];
+    for (const fields of rewritten) {
+      const set = FieldSet.fromFieldsV1(fields);
+      const out = set.toFieldsV1();
+      assert.notEqual(out, fields);
+      assert.ok(FieldSet.fromFieldsV1(out).equals(set));
+      assert.equal(FieldSet.fromFieldsV1(out).toFieldsV1(), out, JSON.stringify(out));
+    }
+    // A set changed after reading is written from what it holds.
+    const grown = FieldSet.fromFieldsV1({ 'f:a': {} });
+    grown.insert([f('b')]);
+    assert.deepEqual(grown.toFieldsV1(), { 'f:a': {}, 'f:b': {} });
+  });
+
+  it('isSubsetOf compares paths, parents and children apart', () => {
+    const a = FieldSet.of(p('a'), p('a', 'b'), p('c', 'd'));
+    assert.ok(FieldSet.of(p('a', 'b')).isSubsetOf(a));
+    assert.ok(FieldSet.of(p('c', 'd'), p('a')).isSubsetOf(a));
+    assert.ok(new FieldSet().isSubsetOf(a));
+    assert.ok(!FieldSet.of(p('c')).isSubsetOf(a));
+    assert.ok(!FieldSet.of(p('a', 'b', 'x')).isSubsetOf(a));
+    assert.ok(!a.isSubsetOf(FieldSet.of(p('a'), p('a', 'b'))));
+  });
+
   it('never keeps empty children', () => {
     const s = FieldSet.of(p('a', 'b')).difference(FieldSet.of(p('a', 'b')));
     assert.ok(s.empty());

@@ -3,7 +3,8 @@
 // and `".": {}` inside a child that is also a member.
 //
 // Sets returned by the operations share sub-tries with their inputs; only a set being built (insert) is
-// modified in place.
+// modified in place. A set read from FieldsV1 already in Kubernetes' form writes back that very object
+// (most writes leave most managers' entries as they were).
 import { comparePathElements, parsePathElement, PathElementError, type Path, type PathElement } from './path.ts';
 
 interface Child {
@@ -12,8 +13,16 @@ interface Child {
 }
 
 export class FieldSet {
-  readonly members = new Map<string, PathElement>();
-  readonly children = new Map<string, Child>();
+  readonly members: Map<string, PathElement>;
+  readonly children: Map<string, Child>;
+  /** The FieldsV1 this set was read from, when it is exactly what emitting the set gives. */
+  #fieldsV1: Record<string, unknown> | undefined;
+
+  /** An empty set, or one that takes these maps (copies, for the operations). */
+  constructor(members?: Map<string, PathElement>, children?: Map<string, Child>) {
+    this.members = members ?? new Map();
+    this.children = children ?? new Map();
+  }
 
   static of(...paths: Path[]): FieldSet {
     const s = new FieldSet();
@@ -24,6 +33,7 @@ export class FieldSet {
   /** Adds a path; its parents are not added. The empty path (the whole object) is never tracked. */
   insert(path: Path): void {
     if (!path.length) return;
+    this.#fieldsV1 = undefined;
     let s: FieldSet = this;
     for (let i = 0; i < path.length - 1; i++) s = s.descend(path[i]);
     const last = path[path.length - 1];
@@ -32,6 +42,7 @@ export class FieldSet {
 
   /** The child set of `pe`, created when absent (for builders). */
   descend(pe: PathElement): FieldSet {
+    this.#fieldsV1 = undefined;
     let c = this.children.get(pe.id);
     if (!c) {
       c = { pe, set: new FieldSet() };
@@ -73,57 +84,91 @@ export class FieldSet {
   union(other: FieldSet): FieldSet {
     if (other.empty()) return this;
     if (this.empty()) return other;
-    const out = new FieldSet();
-    for (const [id, pe] of this.members) out.members.set(id, pe);
-    for (const [id, pe] of other.members) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      const o = other.children.get(id);
-      out.children.set(id, o ? { pe: c.pe, set: c.set.union(o.set) } : c);
+    // The larger side's maps are copied whole (natively); the smaller side's entries go in one by one.
+    const [big, small] = this.members.size + this.children.size >= other.members.size + other.children.size ? [this, other] : [other, this];
+    const members = new Map(big.members);
+    for (const [id, pe] of small.members) if (!members.has(id)) members.set(id, pe);
+    const children = new Map(big.children);
+    for (const [id, c] of small.children) {
+      const b = children.get(id);
+      children.set(id, b ? { pe: b.pe, set: b.set.union(c.set) } : c);
     }
-    for (const [id, c] of other.children) if (!this.children.has(id)) out.children.set(id, c);
-    return out;
+    return new FieldSet(members, children);
   }
 
   intersection(other: FieldSet): FieldSet {
     const out = new FieldSet();
     if (this.isBare() || other.isBare()) return out;
-    for (const [id, pe] of this.members) if (other.members.has(id)) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      const o = other.children.get(id);
-      if (!o) continue;
-      const res = c.set.intersection(o.set);
-      if (!res.empty()) out.children.set(id, { pe: c.pe, set: res });
+    // Looked up from the smaller side (a write's changes against a manager's whole set).
+    if (this.members.size <= other.members.size) {
+      for (const [id, pe] of this.members) if (other.members.has(id)) out.members.set(id, pe);
+    } else {
+      for (const [id, pe] of other.members) if (this.members.has(id)) out.members.set(id, pe);
+    }
+    const few = this.children.size <= other.children.size ? this.children : other.children;
+    for (const id of few.keys()) {
+      const mine = this.children.get(id), theirs = other.children.get(id);
+      if (!mine || !theirs) continue;
+      const res = mine.set.intersection(theirs.set);
+      if (!res.empty()) out.children.set(id, { pe: mine.pe, set: res });
     }
     return out;
   }
 
-  /** Paths in this set and not in `other`. A parent minus its child is still the parent. */
+  /** Paths in this set and not in `other`. A parent minus its child is still the parent. This set itself
+   *  when nothing is taken away. */
   difference(other: FieldSet): FieldSet {
-    if (other.isBare()) return this;
-    const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      const o = other.children.get(id);
-      if (!o) { out.children.set(id, c); continue; }
-      const res = c.set.difference(o.set);
-      if (!res.empty()) out.children.set(id, { pe: c.pe, set: res });
-    }
-    return out;
+    return this.without(other, false);
   }
 
   /** Like difference, but a path in `other` also removes everything under it. */
   recursiveDifference(other: FieldSet): FieldSet {
+    return this.without(other, true);
+  }
+
+  private without(other: FieldSet, recursive: boolean): FieldSet {
     if (other.isBare()) return this;
-    const out = new FieldSet();
-    for (const [id, pe] of this.members) if (!other.members.has(id)) out.members.set(id, pe);
-    for (const [id, c] of this.children) {
-      if (other.members.has(id)) continue;
-      const o = other.children.get(id);
-      if (!o) { out.children.set(id, c); continue; }
-      const res = c.set.recursiveDifference(o.set);
-      if (!res.empty()) out.children.set(id, { pe: c.pe, set: res });
+    // Copied on the first removal only.
+    let members = this.members;
+    if (other.members.size <= members.size) {
+      for (const id of other.members.keys()) {
+        if (!this.members.has(id)) continue;
+        if (members === this.members) members = new Map(members);
+        members.delete(id);
+      }
+    } else {
+      for (const id of this.members.keys()) {
+        if (!other.members.has(id)) continue;
+        if (members === this.members) members = new Map(members);
+        members.delete(id);
+      }
     }
-    return out;
+    let children = this.children;
+    for (const [id, c] of this.children) {
+      let res: FieldSet | undefined;
+      if (recursive && other.members.has(id)) res = undefined;
+      else {
+        const o = other.children.get(id);
+        if (!o) continue;
+        res = c.set.without(o.set, recursive);
+        if (res === c.set) continue;
+        if (res.empty()) res = undefined;
+      }
+      if (children === this.children) children = new Map(children);
+      if (res) children.set(id, { pe: c.pe, set: res }); else children.delete(id);
+    }
+    return members === this.members && children === this.children ? this : new FieldSet(members, children);
+  }
+
+  /** Every path of this set is in `other`. */
+  isSubsetOf(other: FieldSet): boolean {
+    if (this === other) return true;
+    for (const id of this.members.keys()) if (!other.members.has(id)) return false;
+    for (const [id, c] of this.children) {
+      const o = other.children.get(id);
+      if (o ? !c.set.isSubsetOf(o.set) : !c.set.empty()) return false;
+    }
+    return true;
   }
 
   equals(other: FieldSet): boolean {
@@ -158,9 +203,10 @@ export class FieldSet {
     return out;
   }
 
-  /** The FieldsV1 form, with keys in Kubernetes' order. */
+  /** The FieldsV1 form, with keys in Kubernetes' order: the object the set was read from when that was in
+   *  this form already (shared, so neither it nor the answer may be modified). */
   toFieldsV1(): Record<string, unknown> {
-    return this.emit(false);
+    return this.#fieldsV1 ?? this.emit(false);
   }
 
   private emit(includeSelf: boolean): Record<string, unknown> {
@@ -183,18 +229,36 @@ export class FieldSet {
   static fromFieldsV1(fields: unknown): FieldSet {
     if (fields === null || fields === undefined) return new FieldSet();
     if (typeof fields !== 'object' || Array.isArray(fields)) throw new FieldsV1Error('FieldsV1 must be an object');
-    const { children } = readNode(fields as Record<string, unknown>);
-    return children ?? new FieldSet();
+    const node = fields as Record<string, unknown>;
+    const read = readNode(node);
+    const set = read.children ?? new FieldSet();
+    // The root is never a member: a "." there is not written back.
+    if (read.canonical && !Object.hasOwn(node, '.')) set.#fieldsV1 = node;
+    return set;
   }
 }
 
 export class FieldsV1Error extends Error {}
 
-function readNode(node: Record<string, unknown>): { children: FieldSet | undefined; member: boolean } {
+/**
+ * Reads one FieldsV1 node: its children, whether it is a member itself, and whether it is written exactly as
+ * emit() writes it ("." first and only beside children, keys in Kubernetes' spelling and order, leaves `{}`).
+ */
+function readNode(node: Record<string, unknown>): { children: FieldSet | undefined; member: boolean; canonical: boolean } {
   let children: FieldSet | undefined;
   let member = false;
+  let canonical = true;
+  let previous: PathElement | undefined;
+  let index = 0;
   for (const key of Object.keys(node)) {
-    if (key === '.') { member = true; continue; }
+    if (key === '.') {
+      member = true;
+      const dot = node[key];
+      if (index !== 0 || dot === null || typeof dot !== 'object' || !isEmptyObject(dot)) canonical = false;
+      index++;
+      continue;
+    }
+    index++;
     let pe: PathElement | undefined;
     try {
       pe = parsePathElement(key);
@@ -202,15 +266,28 @@ function readNode(node: Record<string, unknown>): { children: FieldSet | undefin
       if (err instanceof PathElementError) throw new FieldsV1Error(`parsing key as path element: ${err.message}`);
       throw err;
     }
-    if (!pe) continue;
+    if (!pe) { canonical = false; continue; }
+    if (pe.id !== key || (previous && comparePathElements(previous, pe) >= 0)) canonical = false;
+    previous = pe;
     const v = node[key];
     if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new FieldsV1Error(`expected an object under ${key}`);
     const sub = readNode(v as Record<string, unknown>);
+    if (!sub.canonical) canonical = false;
     children ??= new FieldSet();
     if (sub.member) children.members.set(pe.id, pe);
     if (sub.children && !sub.children.empty()) children.children.set(pe.id, { pe, set: sub.children });
   }
-  if (!children) member = true;
-  return { children, member };
+  if (!children) {
+    // A leaf is written `{}`: a lone "." (or keys dropped) reads the same but is not in emit()'s form.
+    if (index !== 0) canonical = false;
+    member = true;
+  }
+  return { children, member, canonical };
+}
+
+function isEmptyObject(v: object): boolean {
+  if (Array.isArray(v)) return false;
+  for (const _ in v) return false;
+  return true;
 }
 

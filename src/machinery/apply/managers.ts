@@ -45,27 +45,25 @@ export interface ManagerInfo {
 
 /** The identifier: `{"manager":"kubectl","operation":"Apply"}`, `{"manager":"x","operation":"Update","apiVersion":"v1"}`. */
 export function managerIdentifier(info: ManagerInfo): string {
-  let s = '{';
-  const parts: string[] = [];
-  if (info.manager) parts.push('"manager":' + goJsonString(info.manager));
-  if (info.operation) parts.push('"operation":' + goJsonString(info.operation));
-  if (info.apiVersion && info.operation !== 'Apply') parts.push('"apiVersion":' + goJsonString(info.apiVersion));
-  if (info.subresource) parts.push('"subresource":' + goJsonString(info.subresource));
-  s += parts.join(',');
-  return s + '}';
+  let s = '';
+  if (info.manager) s += ',"manager":' + goJsonString(info.manager);
+  if (info.operation) s += ',"operation":' + goJsonString(info.operation);
+  if (info.apiVersion && info.operation !== 'Apply') s += ',"apiVersion":' + goJsonString(info.apiVersion);
+  if (info.subresource) s += ',"subresource":' + goJsonString(info.subresource);
+  return '{' + s.slice(1) + '}';
 }
 
 /** Identifiers parsed before: a server sees the same few managers over and over. */
 const parsedIdentifiers = new Map<string, ManagerInfo>();
 
-export function parseManagerIdentifier(id: string): ManagerInfo {
+export function parseManagerIdentifier(id: string): Readonly<ManagerInfo> {
   let info = parsedIdentifiers.get(id);
   if (!info) {
-    info = parseIdentifier(id);
+    info = Object.freeze(parseIdentifier(id));
     if (parsedIdentifiers.size >= 1000) parsedIdentifiers.clear();
     parsedIdentifiers.set(id, info);
   }
-  return { ...info };
+  return info;
 }
 
 function parseIdentifier(id: string): ManagerInfo {
@@ -119,10 +117,15 @@ let lastFormatted = '';
 
 /** RFC 3339 at second precision, in UTC, as metav1.Time writes it. */
 export function formatTime(d: Date): string {
+  return formatTimeMs(d.getTime());
+}
+
+/** formatTime of a time in milliseconds since the epoch. */
+export function formatTimeMs(ms: number): string {
   // Writes of the same second share the text.
-  const second = Math.floor(d.getTime() / 1000);
+  const second = Math.floor(ms / 1000);
   if (second !== lastSecond) {
-    lastFormatted = d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastFormatted = new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     lastSecond = second;
   }
   return lastFormatted;
@@ -135,7 +138,7 @@ function normalizeTime(t: unknown): string | undefined {
   if (typeof t !== 'string' || !t) return undefined;
   if (t === lastTimeIn) return lastTimeOut;
   const ms = Date.parse(t);
-  const out = Number.isNaN(ms) ? undefined : formatTime(new Date(ms));
+  const out = Number.isNaN(ms) ? undefined : formatTimeMs(ms);
   lastTimeIn = t;
   lastTimeOut = out;
   return out;
@@ -174,6 +177,7 @@ export function encodeManagedFields(managed: Managed): ManagedFieldsEntry[] {
  * entry, which takes the time of the newest entry merged into it.
  */
 export function capUpdateManagers(managed: Managed, max = MAX_UPDATE_MANAGERS): void {
+  if (managed.fields.size <= max) return;
   const updaters = [...managed.fields.entries()].filter(([, vs]) => !vs.applied).map(([id]) => id);
   if (updaters.length <= max) return;
   updaters.sort((a, b) => {

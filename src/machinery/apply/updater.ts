@@ -48,15 +48,46 @@ function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, man
   return { managers: out, comparison };
 }
 
-/** A create, update or non-apply patch by `manager`: it takes what it changed from everyone else. */
-export function updateOwnership(o: UpdaterOptions, live: unknown, obj: unknown, version: string, managers: ManagedFieldSets, manager: string): ManagedFieldSets {
-  const { managers: out, comparison } = updateManagers(o, live, obj, new Map(managers), manager, true);
-  const prev = out.get(manager)?.set;
-  let set = (prev ? prev.union(comparison.modified).union(comparison.added) : comparison.modified.union(comparison.added)).difference(comparison.removed);
-  if (o.ignored) set = set.recursiveDifference(o.ignored);
-  if (set.empty()) out.delete(manager);
-  else out.set(manager, { set, apiVersion: version, applied: false });
-  return out;
+/** What a write by one manager did to the managers: their sets, and whether the writer took any field. */
+export interface Ownership {
+  managers: ManagedFieldSets;
+  /** The writer changed fields it now owns (its entry's time moves on). */
+  took: boolean;
+}
+
+/**
+ * A create, update or non-apply patch by `manager`: every manager loses the fields the write changed or
+ * removed, and the writer takes what it changed, except `notOwned` (fields nobody owns). A manager the write
+ * leaves as it was keeps its entry object (and its set, so it is written back as it was read).
+ */
+export function updateOwnership(o: UpdaterOptions, live: unknown, obj: unknown, version: string, managers: ManagedFieldSets, manager: string, notOwned?: FieldSet): Ownership {
+  const comparison = excludeFields(compare(withValueStructs(live, o.type), withValueStructs(obj, o.type), o.type), o.ignored);
+  const removed = comparison.removed;
+  const changed = comparison.modified.union(comparison.added);
+  const touched = removed.empty() ? changed : changed.union(removed);
+  let taken = removed.empty() ? changed : changed.difference(removed);
+  if (o.ignored) taken = taken.recursiveDifference(o.ignored);
+  if (notOwned) taken = taken.difference(notOwned);
+  const took = !taken.empty();
+  const out: ManagedFieldSets = new Map();
+  for (const [m, ms] of managers) {
+    if (m === manager && took) continue;
+    const lost = touched.intersection(ms.set);
+    const set = lost.empty() ? ms.set : ms.set.difference(lost);
+    if (!set.empty()) out.set(m, set === ms.set ? ms : { ...ms, set });
+  }
+  if (took) {
+    const prev = managers.get(manager);
+    let set = taken;
+    if (prev) {
+      const lost = touched.intersection(prev.set);
+      // (prev - lost) + taken is prev itself when the writer only rewrote fields it owned.
+      if (lost.isSubsetOf(taken) && taken.isSubsetOf(prev.set)) set = prev.set;
+      else set = taken.union(lost.empty() ? prev.set : prev.set.difference(lost));
+    }
+    out.set(manager, set === prev?.set && prev.apiVersion === version && !prev.applied ? prev : { set, apiVersion: version, applied: false });
+  }
+  return { managers: out, took };
 }
 
 export interface ApplyOutcome {

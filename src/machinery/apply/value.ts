@@ -64,7 +64,11 @@ export function compareValues(a: unknown, b: unknown): number {
 }
 
 /** A JSON string literal as Go's encoder writes it (HTML-sensitive characters escaped). */
+/** Characters Go's encoder writes as they are (no quote, backslash, control character, <, >, &, U+2028/9). */
+const PLAIN_JSON_STRING = /^[^"\\\u0000-\u001f<>&\u2028\u2029]*$/;
+
 export function goJsonString(s: string): string {
+  if (PLAIN_JSON_STRING.test(s)) return '"' + s + '"';
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
