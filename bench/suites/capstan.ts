@@ -1,22 +1,17 @@
 // Capstan's request workloads, run the same way against the embedded store and against etcd.
-import { join } from 'node:path';
 import type { Context } from '../lib/context.ts';
-import { BENCH_DIR } from '../lib/context.ts';
 import { W } from '../lib/figures.ts';
 import { ApiClient } from '../lib/api.ts';
-import { MsHistogram } from '../lib/stats.ts';
-import { WorkerClient } from '../lib/worker-client.ts';
-import { configMapPath, indexedName } from '../lib/configmap.ts';
-import { sleep } from '../lib/proc.ts';
+import { configMapPath } from '../lib/configmap.ts';
 import type { Target } from '../lib/tls.ts';
-import type { AmountResult, ListResult, PacedWriterResult } from '../loadgen/jobs.ts';
-import type { WatchCollect, WatchOpenResult, WatchSnapshot } from '../loadgen/watch-worker.ts';
+import type { AmountResult, ListResult } from '../loadgen/jobs.ts';
+import { fanOut, FANOUT_WORKLOADS, WATCHED_OBJECTS } from './fanout.ts';
 import {
   autocannonFigure, h2Figure, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, LIST_NAMESPACE, LIST_PREFIX, UPDATE_PREFIX,
   WATCH_NAMESPACE, WATCH_PREFIX,
 } from './common.ts';
 
-export const CAPSTAN_WORKLOADS = [W.create, W.get, W.update, W.patch, W.createH2, W.getH2, W.list1k, W.list10k, W.list10kPaged, W.fanoutRate, W.fanoutP50, W.fanoutP99];
+export const CAPSTAN_WORKLOADS = [W.create, W.get, W.update, W.patch, W.createH2, W.getH2, W.list1k, W.list10k, W.list10kPaged, ...FANOUT_WORKLOADS];
 
 /** Creates `count` named objects through the API at high concurrency, and insists that all were created. */
 export async function seedObjects(ctx: Context, target: Target, namespace: string, namePrefix: string, count: number, connections = 50): Promise<AmountResult> {
@@ -68,7 +63,7 @@ export async function capstanWorkloads(ctx: Context, system: string, target: Tar
     }
     if (ctx.wants(W.list10k)) await guard(W.list10k, () => listFigure(ctx, system, W.list10k, target, configMapPath(GET_NAMESPACE), GET_COUNT, GET_PREFIX));
     if (!ctx.quick && ctx.wants(W.list10kPaged)) await guard(W.list10kPaged, () => listFigure(ctx, system, W.list10kPaged, target, configMapPath(GET_NAMESPACE), GET_COUNT, GET_PREFIX, 500));
-    if (ctx.wants(W.fanoutRate, W.fanoutP50, W.fanoutP99)) await guard('watch fan-out', () => fanOut(ctx, system, target, api));
+    if (ctx.wants(...FANOUT_WORKLOADS)) await guard('watch fan-out', () => capstanFanOut(ctx, system, target, api));
   } finally {
     api.close();
   }
@@ -82,65 +77,9 @@ async function listFigure(ctx: Context, system: string, workload: string, target
   ctx.log(`${system} | ${workload} | ${f.median.toFixed(1)} ms (${f.min.toFixed(1)}-${f.max.toFixed(1)}), ${note}`);
 }
 
-const WATCHERS = 1000;
-const WRITES_PER_S = 1000;
-const WATCHED_OBJECTS = 1000;
-const GRACE_MS = (ctx: Context) => (ctx.quick ? 400 : 1500);
-
-/**
- * 1,000 watchers on one namespace, in two child processes over 10 HTTP/2 connections, while a writer
- * in a third process merge-patches a send-time stamp at 1,000 writes/s. Events delivered per second
- * are counted across all watchers; latency is receive time minus the stamp.
- */
-async function fanOut(ctx: Context, system: string, target: Target, api: ApiClient): Promise<void> {
-  // One object per write in flight would do; 1,000 keeps two writes to one object apart in time.
-  const names = Array.from({ length: WATCHED_OBJECTS }, (_, i) => indexedName(WATCH_PREFIX, i));
+/** Capstan's fan-out: 1,000 objects to write to, watched from the resourceVersion of a fresh list. */
+async function capstanFanOut(ctx: Context, system: string, target: Target, api: ApiClient): Promise<void> {
   await seedObjects(ctx, target, WATCH_NAMESPACE, WATCH_PREFIX, WATCHED_OBJECTS);
   const rv = await api.collectionResourceVersion(WATCH_NAMESPACE);
-  const path = `${configMapPath(WATCH_NAMESPACE)}?watch=1&resourceVersion=${rv}`;
-  const watchers = [0, 1].map(() => new WorkerClient(join(BENCH_DIR, 'loadgen', 'watch-worker.ts')));
-  try {
-    const opened = await Promise.all(watchers.map((w) => w.call<WatchOpenResult>({ kind: 'watch-open', target, path, count: WATCHERS / 2, sessions: 5 })));
-    const open = opened.reduce((n, o) => n + o.open, 0);
-    if (open === 0) throw new Error(`no watch could be opened: ${JSON.stringify(opened.map((o) => o.statuses))}`);
-    if (open < WATCHERS) ctx.note(`${system} watch fan-out: only ${open} of ${WATCHERS} watches opened (${JSON.stringify(opened.map((o) => o.statuses))})`);
-    const rates: number[] = [];
-    const p50: number[] = [];
-    const p99: number[] = [];
-    const writes: number[] = [];
-    const delivered: number[] = [];
-    let closedAtEnd = 0;
-    const durationS = ctx.quick ? 1 : 4;
-    // Warm-up: the first writes through a fresh fan-out path run cold code.
-    await ctx.http().call<PacedWriterResult>({ kind: 'paced-writer', target, namespace: WATCH_NAMESPACE, names, ratePerS: WRITES_PER_S, durationS: ctx.shape.warmupS, connections: 64 });
-    await sleep(ctx.quick ? 300 : 1000);
-    for (let run = 0; run < ctx.shape.runs; run++) {
-      const marks = await Promise.all(watchers.map((w) => w.call<{ at: number }>({ kind: 'watch-mark' })));
-      const wr = await ctx.http().call<PacedWriterResult>({ kind: 'paced-writer', target, namespace: WATCH_NAMESPACE, names, ratePerS: WRITES_PER_S, durationS, connections: 64 });
-      const snaps = await Promise.all(watchers.map((w) => w.call<WatchSnapshot>({ kind: 'watch-snapshot' })));
-      await sleep(GRACE_MS(ctx)); // late events still count for latency and the delivered share
-      const collected = await Promise.all(watchers.map((w) => w.call<WatchCollect>({ kind: 'watch-collect' })));
-      const seconds = (Math.max(...snaps.map((s) => s.at)) - Math.min(...marks.map((m) => m.at))) / 1000;
-      rates.push(snaps.reduce((n, s) => n + s.events, 0) / seconds);
-      const hist = new MsHistogram();
-      for (const c of collected) hist.addSparse(c.latency);
-      p50.push(hist.percentile(0.5) ?? NaN);
-      p99.push(hist.percentile(0.99) ?? NaN);
-      writes.push(wr.ok / ((wr.endedAt - wr.startedAt) / 1000));
-      delivered.push(collected.reduce((n, c) => n + c.events, 0) / Math.max(1, wr.ok * open));
-      closedAtEnd = collected.reduce((n, c) => n + c.closed, 0);
-      if (wr.failed > 0) ctx.note(`${system} watch writer: ${wr.failed} of ${wr.sent} writes failed (${JSON.stringify(wr.statuses)})`);
-    }
-    const share = delivered.sort((a, b) => a - b)[Math.floor(delivered.length / 2)];
-    const writeRate = [...writes].sort((a, b) => a - b)[Math.floor(writes.length / 2)];
-    const note = `${open} watchers; the writer achieved ${Math.round(writeRate)} of ${WRITES_PER_S} writes/s; ${(share * 100).toFixed(1)}% of offered events arrived within ${GRACE_MS(ctx) / 1000} s after the writer stopped${closedAtEnd ? `; ${closedAtEnd} watches closed by the server` : ''}`;
-    ctx.figures.add(system, W.fanoutRate, null, 'events/s', rates, note);
-    ctx.figures.add(system, W.fanoutP50, null, 'ms', p50);
-    ctx.figures.add(system, W.fanoutP99, null, 'ms', p99);
-    ctx.figures.add(system, W.fanoutWrites, null, 'writes/s', writes);
-    ctx.log(`${system} | watch fan-out | ${rates.map(Math.round).join(', ')} events/s; p50 ${p50.join(', ')} ms; p99 ${p99.join(', ')} ms; writes ${writes.map(Math.round).join(', ')}/s; ${note}`);
-    await Promise.all(watchers.map((w) => w.call({ kind: 'watch-close' })));
-  } finally {
-    await Promise.all(watchers.map((w) => w.close()));
-  }
+  await fanOut(ctx, system, target, `${configMapPath(WATCH_NAMESPACE)}?watch=1&resourceVersion=${rv}`);
 }

@@ -6,9 +6,11 @@ import { BENCH_DIR } from '../lib/context.ts';
 import { SYSTEMS, W } from '../lib/figures.ts';
 import { forkTracked, stopChild } from '../lib/children.ts';
 import { capstanServingCert, generateServingCert, describeKeyAlgorithm, readKubeconfigFile, type Target } from '../lib/tls.ts';
-import { autocannonFigure, h2Figure, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, UPDATE_PREFIX } from './common.ts';
+import { configMapPath } from '../lib/configmap.ts';
+import { autocannonFigure, h2Figure, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, UPDATE_PREFIX, WATCH_NAMESPACE } from './common.ts';
+import { fanOut, FANOUT_WORKLOADS } from './fanout.ts';
 
-const WORKLOADS = [W.create, W.get, W.update, W.patch, W.createH2, W.getH2];
+const WORKLOADS = [W.create, W.get, W.update, W.patch, W.createH2, W.getH2, ...FANOUT_WORKLOADS];
 
 export async function floorSuite(ctx: Context): Promise<void> {
   if (!ctx.wants(...WORKLOADS)) return;
@@ -39,6 +41,8 @@ export async function floorSuite(ctx: Context): Promise<void> {
       await h2Figure(ctx, S, W.createH2, target, { type: 'create-generated', namespace: 'default' });
       await h2Figure(ctx, S, W.getH2, target, { type: 'get-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT });
     }
+    // The floor stores nothing: its watches start now, and each of the writer's patches is one event.
+    if (ctx.wants(...FANOUT_WORKLOADS)) await fanOut(ctx, S, target, `${configMapPath(WATCH_NAMESPACE)}?watch=1`);
   } finally {
     await stopChild(child);
   }
