@@ -11,6 +11,10 @@ export interface AdmissionAttributes {
   object: ApiObject | undefined;
   oldObject?: ApiObject;
   ctx: RequestContext;
+  /** The operation's options as webhooks receive them (CreateOptions, UpdateOptions, DeleteOptions). */
+  options?: Record<string, unknown>;
+  /** Audit annotations admission adds (`<webhook name>/<key>` from webhook answers). */
+  auditAnnotations?: Record<string, string>;
 }
 
 export interface AdmissionPlugin {
@@ -21,13 +25,30 @@ export interface AdmissionPlugin {
   validate?(attrs: AdmissionAttributes): void | Promise<void>;
 }
 
+/** Admission configured at run time (webhooks): mutation after the plugins' own, validation of the final object. */
+export interface DynamicAdmission {
+  /** Whether anything is configured: one cheap check per request. */
+  readonly mutating: boolean;
+  readonly validating: boolean;
+  mutate(attrs: AdmissionAttributes): Promise<void>;
+  validate(attrs: AdmissionAttributes): Promise<void>;
+}
+
 export class AdmissionChain {
   private readonly plugins: AdmissionPlugin[];
-  constructor(plugins: AdmissionPlugin[]) {
+  private readonly dynamic: DynamicAdmission | undefined;
+  constructor(plugins: AdmissionPlugin[], dynamic?: DynamicAdmission) {
     this.plugins = plugins;
+    this.dynamic = dynamic;
   }
   async admit(attrs: AdmissionAttributes): Promise<void> {
     for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    if (this.dynamic?.mutating) await this.dynamic.mutate(attrs);
     for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+  }
+  /** Validating webhooks on the object as it will be written (the registry calls this after the kind's
+   *  defaults and validation); undefined when there is nothing to wait for. */
+  validate(attrs: AdmissionAttributes): Promise<void> | undefined {
+    return this.dynamic?.validating ? this.dynamic.validate(attrs) : undefined;
   }
 }

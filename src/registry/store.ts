@@ -29,6 +29,9 @@ export interface WriteOptions {
   /** Records field ownership (metadata.managedFields) on the object about to be written, once defaulted;
    *  `old` is absent on create. */
   trackFields?(obj: ApiObject, old: ApiObject | undefined): void;
+  /** Validating admission of the object as it will be written (defaulted, prepared, validated by the kind);
+   *  `old` is absent on create. Answers nothing when there is nothing to wait for. */
+  validateAdmission?(obj: ApiObject, old: ApiObject | undefined): Promise<void> | undefined;
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -67,6 +70,9 @@ export interface UpdateOptions extends WriteOptions {
   allowCreate: boolean;
   /** Name of the object being written (from the URL). */
   name: string;
+  /** The transform neither modifies the object it is given nor returns one sharing parts with it: it is
+   *  given the cached object itself instead of a copy. */
+  transformKeepsCurrent?: boolean;
 }
 
 /** Kubernetes' maxNameGenerationCreateAttempts. */
@@ -168,6 +174,8 @@ export class ResourceStore {
     ]);
     this.def.canonicalize?.(obj);
     this.def.decorate?.(obj);
+    const admitted = opts.validateAdmission?.(obj, undefined);
+    if (admitted) await admitted;
 
     for (let attempt = 1; ; attempt++) {
       const key = this.key(namespace, meta.name!);
@@ -234,7 +242,8 @@ export class ResourceStore {
   }
 
   private async updateOnce(namespace: string, current: CachedObject | undefined, fresh: boolean, transform: UpdateTransform, opts: UpdateOptions): Promise<typeof STALE | Retry | { result: WriteResult; unchanged: boolean }> {
-    const next = await transform(current ? deepClone(current.object) as ApiObject : undefined);
+    const given = current && (opts.transformKeepsCurrent ? current.object : deepClone(current.object));
+    const next = await transform(given as ApiObject | undefined);
     if (next.metadata === null || typeof next.metadata !== 'object') next.metadata = {};
     if (!current) {
       if (!opts.allowCreate || this.writesStatusOnly(opts.subresource)) throw status.notFound(this.gr, opts.name);
@@ -274,6 +283,8 @@ export class ResourceStore {
     ]);
     this.def.canonicalize?.(obj);
     this.def.decorate?.(obj);
+    const admitted = opts.validateAdmission?.(obj, old);
+    if (admitted) await admitted;
 
     if (deepEqual(obj, old)) return { result: { object: old, json: current.json, created: false }, unchanged: true };
 

@@ -15,6 +15,7 @@ import type { Representation } from '../negotiate.ts';
 import type { QueryParams } from '../params.ts';
 import { sendJsonText, warningHeader, type Response } from '../respond.ts';
 import { checkName, encodeFor, type ResourceHandlerDeps } from './resources.ts';
+import { writeOptions } from '../../admission/operation-options.ts';
 
 export async function serverSideApply(
   deps: ResourceHandlerDeps, served: ServedResource, res: Response, namespace: string, name: string,
@@ -40,9 +41,12 @@ export async function serverSideApply(
       throw status.conflict(served.store.gr, name, `uid mismatch: the provided object specified uid ${obj.metadata.uid}, and no existing object was found`);
     }
     checkName(obj, name, namespace);
-    await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: current, ctx });
+    await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: current, ctx, options: writeOptions(current ? 'UpdateOptions' : 'CreateOptions', params) });
     return obj;
-  }, { ctx, dryRun: params.dryRun, subresource: statusOnly ? sub : '', allowCreate: !statusOnly, name });
+  }, {
+    ctx, dryRun: params.dryRun, subresource: statusOnly ? sub : '', allowCreate: !statusOnly, name,
+    validateAdmission: (obj, old) => deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }),
+  });
   const enc = encodeFor(served, result);
   sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }

@@ -16,7 +16,8 @@ import { readBody, sendJsonText, sendObject, warningHeader, type Request, type R
 import type { RequestInfo } from '../requestinfo.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { serveWatch } from './watch.ts';
-import type { AdmissionChain } from '../../admission/chain.ts';
+import type { AdmissionChain, AdmissionAttributes } from '../../admission/chain.ts';
+import { deleteOptions, writeOptions } from '../../admission/operation-options.ts';
 import { deleteOptionsOf } from './delete-options.ts';
 import { patchFormatFor, patchBodyText, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
 import { serverSideApply } from './apply.ts';
@@ -182,8 +183,12 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
   if (def.namespaced && bodyNs && bodyNs !== namespace) {
     throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
   }
-  await deps.admission.admit({ operation: 'CREATE', served, namespace, name: object.metadata.name ?? '', object, ctx });
-  const result = await served.store.create(namespace, object, { ctx, dryRun: params.dryRun, trackFields: fieldTracker(served, req, params, '') });
+  const attrs: AdmissionAttributes = { operation: 'CREATE', served, namespace, name: object.metadata.name ?? '', object, ctx, options: writeOptions('CreateOptions', params) };
+  await deps.admission.admit(attrs);
+  const result = await served.store.create(namespace, object, {
+    ctx, dryRun: params.dryRun, trackFields: fieldTracker(served, req, params, ''),
+    validateAdmission: (obj) => deps.admission.validate({ ...attrs, object: obj }),
+  });
   const enc = encodeFor(served, result);
   sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
 }
@@ -236,12 +241,20 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
     ctx.warnings.push(...d.warnings);
   }
   checkName(decoded, name, namespace);
+  let attempts = 0;
   const result = await served.store.update(namespace, async (current) => {
-    let next: ApiObject = deepClone(decoded);
+    // The first attempt writes the decoded body itself; a retry (the first one changed it) decodes it again.
+    let next: ApiObject = attempts++ === 0 ? decoded
+      : view ? decodeViewBody(served, view, body, mediaType, params, { ...ctx, warnings: [] })
+      : decodeBody(body, mediaType, served.def, served.version, params.fieldValidation).object;
     if (view && current) next = view.update!(current, next);
-    await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: next, oldObject: current, ctx });
+    await deps.admission.admit({ operation: current ? 'UPDATE' : 'CREATE', served, namespace, name, object: next, oldObject: current, ctx, options: writeOptions(current ? 'UpdateOptions' : 'CreateOptions', params) });
     return next;
-  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name, trackFields: fieldTracker(served, req, params, sub) });
+  }, {
+    ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name, trackFields: fieldTracker(served, req, params, sub),
+    transformKeepsCurrent: !view,
+    validateAdmission: (obj, old) => deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }),
+  });
   const code = result.created ? 201 : 200;
   if (view?.get) return sendObject(res, code, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
@@ -273,14 +286,19 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
       next = view.update!(current, patched as ApiObject);
     } else {
       const patched = patch.apply(encodeFor(served, { object: current, json: '' }).object);
-      const d = decodePatchedObject(patched, served.def, served.version, params.fieldValidation, patch.strictErrors);
+      // A patched document that does not decode is shown as the patch left it: the patch applied again.
+      const d = decodePatchedObject(patched, served.def, served.version, params.fieldValidation, patch.strictErrors, () => patch!.apply(encodeFor(served, { object: current, json: '' }).object));
       next = d.object;
       ctx.warnings.push(...d.warnings);
       checkName(next, name, namespace);
     }
-    await deps.admission.admit({ operation: 'UPDATE', served, namespace, name, object: next, oldObject: current, ctx });
+    await deps.admission.admit({ operation: 'UPDATE', served, namespace, name, object: next, oldObject: current, ctx, options: writeOptions('UpdateOptions', params) });
     return next;
-  }, { ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name, trackFields: fieldTracker(served, req, params, sub) });
+  }, {
+    ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name, trackFields: fieldTracker(served, req, params, sub),
+    transformKeepsCurrent: !view,
+    validateAdmission: (obj, old) => deps.admission.validate({ operation: 'UPDATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions('UpdateOptions', params) }),
+  });
   if (view?.get) return sendObject(res, 200, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
   sendJsonText(res, 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
@@ -298,12 +316,19 @@ function deletedStatus(served: ServedResource, name: string, uid: string | undef
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
+/** A delete's admission: the object it removes is final, so the validating webhooks see it at once. */
+async function admitDelete(deps: ResourceHandlerDeps, attrs: AdmissionAttributes): Promise<void> {
+  await deps.admission.admit(attrs);
+  const validated = deps.admission.validate(attrs);
+  if (validated) await validated;
+}
+
 async function deleteObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
   const opts = deleteOptionsOf(await readBody(req), contentTypeOf(req.headers['content-type']), params);
   ctx.dryRun = opts.dryRun;
   const result = await served.store.delete(namespace, name, {
     ctx, dryRun: opts.dryRun, preconditions: opts.preconditions, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds,
-    validate: (current) => deps.admission.admit({ operation: 'DELETE', served, namespace, name, object: undefined, oldObject: current, ctx }),
+    validate: (current) => admitDelete(deps, { operation: 'DELETE', served, namespace, name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
   });
   // 202 only when the object stays and the client asked for cascading with the old orphanDependents=false.
   const code = !result.removed && opts.orphanDependents === false ? 202 : 200;
@@ -323,7 +348,7 @@ async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResourc
     try {
       await served.store.delete(item.namespace, item.name, {
         ctx, dryRun: opts.dryRun, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds,
-        validate: (current) => deps.admission.admit({ operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: current, ctx }),
+        validate: (current) => admitDelete(deps, { operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
       });
     } catch (err) {
       if (err instanceof status.StatusError && err.code === 404) continue;
