@@ -31,6 +31,14 @@ import { ensureDefaultPolicy } from './default-policy.ts';
 import { fieldSelectorRequiresExactMatch, parseFieldSelector } from '../machinery/fields.ts';
 import { isValidPathSegmentName } from '../machinery/validation/strings.ts';
 
+/** What admit found, for the audit event: the authenticated and impersonated users and the authorization decision. */
+export interface AdmitTrace {
+  user?: UserInfo;
+  impersonatedUser?: UserInfo;
+  decision?: 'allow' | 'forbid';
+  reason?: string;
+}
+
 /** The default issuer of service account tokens (and so the default API audience). */
 export const DEFAULT_SERVICE_ACCOUNT_ISSUER = 'https://kubernetes.default.svc.cluster.local';
 export const SERVICE_ACCOUNT_KEY_FILE = 'sa.key';
@@ -157,11 +165,16 @@ export class AccessControl {
   }
 
   /** Authentication, impersonation and authorization of a request: the user it acts as, or a thrown 401/403. */
-  async admit(req: Request, info: RequestInfo, query: URLSearchParams): Promise<UserInfo> {
+  async admit(req: Request, info: RequestInfo, query: URLSearchParams, trace?: AdmitTrace): Promise<UserInfo> {
     let user = await this.authenticator.authenticate(req as Parameters<RequestAuthenticator['authenticate']>[0]);
-    if (wantsImpersonation(req.headers)) user = await impersonate(user, req.headers, (a) => this.authorize(a));
+    if (trace) trace.user = user;
+    if (wantsImpersonation(req.headers)) {
+      user = await impersonate(user, req.headers, (a) => this.authorize(a));
+      if (trace) trace.impersonatedUser = user;
+    }
     const attrs = requestAttributes(user, info, query);
     const d = await this.authorize(attrs);
+    if (trace) { trace.decision = d.decision === 'allow' ? 'allow' : 'forbid'; trace.reason = d.reason; }
     if (d.decision !== 'allow') throw forbiddenError(attrs, d.reason);
     return user;
   }

@@ -2,6 +2,7 @@
 // ETags, caching and content negotiation.
 import { createHash } from 'node:crypto';
 import { apiVersionOf, type KindDefinition, type VersionDefinition } from '../apis/kind.ts';
+import { computedVerbs, isComputed } from '../apis/computed-kind.ts';
 
 /** One (kind, served version) pair. */
 export interface ServedKind {
@@ -28,6 +29,8 @@ export const STATUS_VERBS: readonly string[] = ['get', 'patch', 'update'];
 /** The verbs a kind's resource serves, in discovery's order. */
 function resourceVerbs(def: KindDefinition): string[] {
   if (def.createOnly) return ['create'];
+  const computed = computedVerbs(def);
+  if (computed) return [...computed];
   return def.noDeleteCollection ? RESOURCE_VERBS.filter((v) => v !== 'deletecollection') : [...RESOURCE_VERBS];
 }
 
@@ -187,7 +190,7 @@ function mainResource(def: KindDefinition): APIResource {
   if (def.shortNames?.length) r.shortNames = [...def.shortNames];
   if (def.categories?.length) r.categories = [...def.categories];
   // Kinds that are never stored have no storage version hash.
-  if (!def.createOnly) r.storageVersionHash = def.storedAs ? storageVersionHash(def.storedAs.group, def.storedAs.version, def.kind) : storageVersionHash(def.group, def.storageVersion, def.kind);
+  if (!def.createOnly && !isComputed(def)) r.storageVersionHash = def.storedAs ? storageVersionHash(def.storedAs.group, def.storedAs.version, def.kind) : storageVersionHash(def.group, def.storageVersion, def.kind);
   return r;
 }
 

@@ -1,6 +1,7 @@
 // The request pipeline: panic recovery -> request info -> authentication -> audit -> impersonation ->
 // priority and fairness -> authorization -> timeout -> handlers (discovery, openapi, health, version,
-// resources). Later issues fill the audit, impersonation, fairness and authorization stages in place.
+// metrics, resources). Authentication, impersonation and authorization are access control's (admit); the
+// audit stage records what they found (the policy sees the authenticated user) and the answer.
 import type { TLSSocket } from 'node:tls';
 import { createHash } from 'node:crypto';
 import type { Storage } from '../storage/interface.ts';
@@ -10,11 +11,18 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import type { ApiSurface } from './apis.ts';
 import { parseRequestInfo, type RequestInfo } from './requestinfo.ts';
 import { negotiate, type Representation } from './negotiate.ts';
-import { send, sendError, sendObject, type Request, type Response } from './respond.ts';
+import { send, sendError, sendObject, toStatusError, type Request, type Response } from './respond.ts';
 import { handleResource } from './handlers/resources.ts';
 import { coreVersions, apiGroupList, apiGroup, apiResourceList, aggregatedDiscovery } from './discovery.ts';
 import { serveOpenApi } from './handlers/openapi.ts';
 import { VERSION_INFO } from './version.ts';
+import type { KindDefinition } from '../apis/kind.ts';
+import type { ComputedSource } from '../apis/computed-kind.ts';
+import { computedRouteExists, serveComputed } from './handlers/computed.ts';
+import { markDeprecatedRequest } from './deprecated-request.ts';
+import type { ApiServerMetrics } from './metrics/apiserver.ts';
+import { TEXT_FORMAT } from './metrics/registry.ts';
+import type { AdmitTrace, Auditor, RequestAudit } from './audit/auditor.ts';
 
 export interface HandlerDeps {
   surface: ApiSurface;
@@ -24,34 +32,69 @@ export interface HandlerDeps {
   /** Authentication, impersonation and authorization (src/auth), and the endpoints access control serves
    *  itself (token and access reviews, TokenRequest). */
   access: {
-    admit(req: Request, info: RequestInfo, query: URLSearchParams): Promise<UserInfo>;
+    admit(req: Request, info: RequestInfo, query: URLSearchParams, trace?: AdmitTrace): Promise<UserInfo>;
     serve(req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<boolean>;
   };
   log(line: string): void;
   readyChecks: Record<string, () => Promise<void>>;
+  /** Where the objects of computed kinds (ComponentStatus) come from. */
+  computed?: Map<KindDefinition, ComputedSource>;
+  /** The server's metrics: served at /metrics, fed by every resource request. */
+  metrics?: ApiServerMetrics;
+  /** The audit stage: absent unless both an audit policy and an audit log are configured. */
+  auditor?: Auditor;
+}
+
+/** What the pipeline learnt of one request, for the steps after its answer. */
+interface RequestState {
+  /** Set once the request passed access control (only such requests are counted, as Kubernetes counts them per route). */
+  admitted?: RequestInfo;
+  audit?: RequestAudit;
 }
 
 export function buildHandler(deps: HandlerDeps) {
   const discoveryCache = new Map<string, { body: string; etag: string }>();
   return (req: Request, res: Response): void => {
-    handle(deps, discoveryCache, req, res).catch((err) => {
+    const state: RequestState = {};
+    handle(deps, discoveryCache, req, res, state).then(() => answered(deps, req, res, state), (err) => {
       // Panic recovery: anything unexpected is a 500 Status, and the process lives on.
-      if (!(err instanceof status.StatusError)) deps.log(`request ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}`);
+      if (!(err instanceof status.StatusError)) {
+        deps.log(`request ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}`);
+        if (toStatusError(err).reason === 'InternalError') state.audit?.panic(err);
+      }
       try { sendError(res, err); } catch { res.destroy?.(); }
+      answered(deps, req, res, state);
     });
   };
 }
 
-async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response): Promise<void> {
+function answered(deps: HandlerDeps, req: Request, res: Response, state: RequestState): void {
+  if (state.admitted?.isResourceRequest) deps.metrics?.recordRequest(req, state.admitted, res.statusCode);
+}
+
+async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response, state: RequestState): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://localhost');
   const path = url.pathname;
   const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams, (group) => deps.surface.servingGroup(group));
 
-  // Authentication, impersonation and authorization: a refused request ends here with a 401 or 403.
-  const user = await deps.access.admit(req, info, url.searchParams);
+  // Authentication, impersonation and authorization: a refused request ends here with a 401 or 403. The
+  // audit policy is evaluated once they are done (or failed), on what they found.
+  const audit = deps.auditor?.begin(req, res, info);
+  state.audit = audit;
+  let user: UserInfo;
+  try {
+    user = await deps.access.admit(req, info, url.searchParams, audit?.trace);
+  } finally {
+    audit?.start();
+  }
+  state.admitted = info;
 
   if (info.isResourceRequest) {
+    const served = deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
+    const computed = served && deps.computed?.get(served.def);
+    if (served?.version.deprecated && (!computed || computedRouteExists(served, info, url.searchParams))) markDeprecatedRequest(res, served, info, deps.metrics, audit);
     if (await deps.access.serve(req, res, info, url.searchParams, user)) return;
+    if (computed) return serveComputed(served, computed, req, res, info, url.searchParams);
     return handleResource(deps, req, res, info, url.searchParams, user);
   }
   return handleNonResource(deps, discoveryCache, req, res, info, url);
@@ -65,6 +108,7 @@ async function handleNonResource(deps: HandlerDeps, discoveryCache: Map<string, 
     return health(deps, res, path, url.searchParams.has('verbose'));
   }
   if (method !== 'GET' && method !== 'HEAD') throw status.pathNotFound();
+  if (path === '/metrics' && deps.metrics) return send(res, 200, TEXT_FORMAT, deps.metrics.registry.write());
   if (path === '/version') return sendObject(res, 200, { mediaType: 'application/json' }, VERSION_INFO);
   if (path.startsWith('/openapi/')) return serveOpenApi(deps.surface, req, res, path, url);
   const served = deps.surface.served;

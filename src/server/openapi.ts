@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import { listKindOf, type KindDefinition, type ViewSubresource } from '../apis/kind.ts';
 import { ObjectMeta } from '../apis/meta/v1.ts';
+import { isComputed } from '../apis/computed-kind.ts';
 import { compare, kindsIn, servedGroups, type ServedKind } from './discovery.ts';
 import * as meta from './openapi-meta.ts';
 import { DefinitionSet, definitionNameForRef, kindDefinitionName, META_PREFIX, type Flavor, type GvkEntry } from './openapi-schema.ts';
@@ -234,6 +235,12 @@ function groupVersionPaths(served: readonly ServedKind[], group: string, version
     if (def.createOnly) {
       // Reviews answer a POST on the collection and nothing else.
       items.push({ path: collection, params: nsParam, ops: [op({ method: 'post', action: 'post', operationId: `create${idPrefix}${ns}${K}`, description: `create${article(K)}${K}`, gvk, query: WRITE_QUERY, body: { kind: 'object', ref: kindRef }, responses: created(kindRef, true) })] });
+      continue;
+    }
+    if (isComputed(def)) {
+      // Computed on read (ComponentStatus): list and read, no watch.
+      items.push({ path: collection, params: nsParam, ops: [op({ method: 'get', action: 'list', operationId: `list${idPrefix}${ns}${K}`, description: `list objects of kind ${K}`, gvk, query: LIST_QUERY, responses: [{ code: '200', description: 'OK', ref: listRef }] })] });
+      items.push({ path: item, params: [nameParam, ...nsParam], ops: [op({ method: 'get', action: 'get', operationId: `read${idPrefix}${ns}${K}`, description: `read the specified ${K}`, gvk, query: [], responses: [{ code: '200', description: 'OK', ref: kindRef }] })] });
       continue;
     }
     items.push({
