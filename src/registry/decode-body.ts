@@ -207,23 +207,28 @@ function toStorage(obj: ApiObject, def: KindDefinition, version: VersionDefiniti
  * Decodes the result of applying a patch (the patch handler's DecodeInto). Failures are the 422
  * ` "" is invalid: patch: Invalid value: "<patched JSON>": <error>`; strict decoding errors (the patch's
  * own, `patchStrictErrors`, then the object's) are that 422 under Strict and warnings under Warn.
- * The object may name another served version of its kind: it is converted.
+ * The object may name another served version of its kind: it is converted. Decoding works in place:
+ * `patchAgain`, when given, makes the document as the patch left it again for the 422 (else it is copied
+ * before decoding, in case it is needed).
  */
-export function decodePatchedObject(patched: unknown, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, patchStrictErrors: readonly string[]): DecodedBody {
-  // Decoding works in place; the 422 must show the document as the patch left it.
-  const shown = deepClone(patched);
+export function decodePatchedObject(patched: unknown, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, patchStrictErrors: readonly string[], patchAgain?: () => unknown): DecodedBody {
+  const copy = patchAgain ? undefined : deepClone(patched);
+  // Until decoding starts the document is as the patch left it.
+  let decoding = false;
+  const shown = () => (copy !== undefined ? copy : decoding ? patchAgain!() : patched);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-    throw patchedObjectInvalid(shown, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
+    throw patchedObjectInvalid(shown(), `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
   }
   const raw = patched as Record<string, unknown>;
-  const type = resolveType(raw, def, urlVersion, () => JSON.stringify(shown));
-  if (!type.ok) throw patchedObjectInvalid(shown, type.detail);
+  const type = resolveType(raw, def, urlVersion, () => JSON.stringify(shown()));
+  if (!type.ok) throw patchedObjectInvalid(shown(), type.detail);
+  decoding = true;
   const decoded = decodeObject(raw, type.version.schema, { kind: def.kind, apiVersion: type.apiVersion });
-  if (decoded.typeError) throw patchedObjectInvalid(shown, decoded.typeError);
+  if (decoded.typeError) throw patchedObjectInvalid(shown(), decoded.typeError);
   const warnings: string[] = [];
   if (fieldValidation !== 'Ignore') {
     const errors = [...patchStrictErrors, ...strictDecodingErrors(decoded.unknownFields, [])];
-    if (errors.length && fieldValidation === 'Strict') throw patchedObjectInvalid(shown, strictDecodingDetail(errors));
+    if (errors.length && fieldValidation === 'Strict') throw patchedObjectInvalid(shown(), strictDecodingDetail(errors));
     warnings.push(...errors);
   }
   return { object: toStorage(decoded.object as ApiObject, def, type.version, type.apiVersion), warnings };

@@ -199,10 +199,14 @@ function goRune(cp: number): string {
 // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
 const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
 
+/** Printable ASCII: printable for unicode.IsPrint too, and one byte a character. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 export function validateFieldManager(manager: string | undefined | null, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const m = manager ?? '';
   if (byteLength(m) > FieldManagerMaxLength) errs.push(tooLong(path, m, FieldManagerMaxLength));
+  if (PRINTABLE_ASCII.test(m)) return errs;
   let pos = 0;
   for (const ch of m) {
     const cp = ch.codePointAt(0)!;
