@@ -42,9 +42,16 @@ export class AdmissionChain {
     this.dynamic = dynamic;
   }
   async admit(attrs: AdmissionAttributes): Promise<void> {
-    for (const p of this.plugins) if (p.admit) await p.admit(attrs);
+    // A plugin with nothing to do for a request answers at once, without a promise to wait for.
+    for (const p of this.plugins) {
+      const pending = p.admit?.(attrs);
+      if (pending) await pending;
+    }
     if (this.dynamic?.mutating) await this.dynamic.mutate(attrs);
-    for (const p of this.plugins) if (p.validate) await p.validate(attrs);
+    for (const p of this.plugins) {
+      const pending = p.validate?.(attrs);
+      if (pending) await pending;
+    }
   }
   /** Validating webhooks on the object as it will be written (the registry calls this after the kind's
    *  defaults and validation); undefined when there is nothing to wait for. */

@@ -27,9 +27,15 @@ export function defaultIngressClass(classes: ApiObject[]): ApiObject | undefined
 
 /** `ingressClasses` is the IngressClass store, read up to date with `storage` before each decision. */
 export function defaultIngressClassPlugin(ingressClasses: () => ResourceStore | undefined, storage: Storage): AdmissionPlugin {
+  const choose = async (store: ResourceStore, spec: { ingressClassName?: string | null }): Promise<void> => {
+    await syncToStorage(store, storage);
+    const chosen = defaultIngressClass(store.cache.list(store.listPrefix('')).map((c) => c.object as ApiObject));
+    if (chosen?.metadata.name) spec.ingressClassName = chosen.metadata.name;
+  };
   return {
     name: 'DefaultIngressClass',
-    async admit(attrs) {
+    // Anything but a new Ingress without a class answers at once (no promise).
+    admit(attrs) {
       const { served, operation, object } = attrs;
       if (operation !== 'CREATE' || served.def.group !== GROUP || served.def.plural !== 'ingresses' || !object) return;
       const spec = (object.spec ??= {}) as { ingressClassName?: string | null };
@@ -37,9 +43,7 @@ export function defaultIngressClassPlugin(ingressClasses: () => ResourceStore | 
       if (object.metadata.annotations && Object.hasOwn(object.metadata.annotations, LEGACY_CLASS_ANNOTATION)) return;
       const store = ingressClasses();
       if (!store) return;
-      await syncToStorage(store, storage);
-      const chosen = defaultIngressClass(store.cache.list(store.listPrefix('')).map((c) => c.object as ApiObject));
-      if (chosen?.metadata.name) spec.ingressClassName = chosen.metadata.name;
+      return choose(store, spec);
     },
   };
 }

@@ -1,6 +1,6 @@
 // NamespaceLifecycle: no new objects in a namespace that does not exist or is being terminated,
 // and the four system namespaces cannot be deleted.
-import type { AdmissionPlugin } from './chain.ts';
+import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import * as status from '../machinery/status.ts';
 
@@ -10,7 +10,8 @@ export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPl
   return {
     name: 'NamespaceLifecycle',
     // In the mutating phase, first, as in Kubernetes: a missing namespace is the answer before any other plugin looks.
-    async admit(attrs) {
+    // A namespace in the cache is decided at once; only one missing from it is looked up in storage.
+    admit(attrs) {
       const { served, operation } = attrs;
       if (served.def.group === '' && served.def.plural === 'namespaces') {
         if (operation === 'DELETE' && SYSTEM_NAMESPACES.includes(attrs.name)) {
@@ -19,12 +20,18 @@ export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPl
         return;
       }
       if (!served.def.namespaced || operation !== 'CREATE') return;
+      const cached = namespaces().current('', attrs.namespace);
+      if (cached) return admitIn(cached.object, attrs);
       // Not in the cache may mean not seen yet (a namespace just created): ask storage, as Kubernetes does a live lookup.
-      const ns = namespaces().current('', attrs.namespace) ?? await namespaces().readNow('', attrs.namespace);
-      if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, attrs.namespace);
-      if (ns.object.metadata?.deletionTimestamp || ns.object.status?.phase === 'Terminating') {
-        throw status.forbidden(served.store.gr, attrs.name, `unable to create new content in namespace ${attrs.namespace} because it is being terminated`);
-      }
+      return namespaces().readNow('', attrs.namespace).then((ns) => admitIn(ns?.object, attrs));
     },
   };
+}
+
+/** A create in namespace `ns` (undefined: there is none). */
+function admitIn(ns: Record<string, any> | undefined, attrs: AdmissionAttributes): void {
+  if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, attrs.namespace);
+  if (ns.metadata?.deletionTimestamp || ns.status?.phase === 'Terminating') {
+    throw status.forbidden(attrs.served.store.gr, attrs.name, `unable to create new content in namespace ${attrs.namespace} because it is being terminated`);
+  }
 }

@@ -78,44 +78,50 @@ export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, sto
     return out;
   };
 
+  /** Checks and charges the namespace's quotas. The cache first (a quota not in it yet is not filled, so not
+   *  enforced, either); storage once the cache proved stale: a refusal or a lost compare-and-swap is decided
+   *  again on what is stored. */
+  const enforce = async (attrs: AdmissionAttributes, store: ResourceStore): Promise<void> => {
+    let fresh = false;
+    for (let attempt = 1; ; attempt++) {
+      const list = fresh ? await storedQuotas(storage, store, attrs.namespace) : store.cache.list(store.listPrefix(attrs.namespace)).map((c) => c.object as ApiObject);
+      if (!list.length) return;
+      let charges: Charge[];
+      try {
+        charges = check(attrs, list);
+      } catch (err) {
+        if (!fresh && err instanceof status.StatusError && err.code === 403) { fresh = true; continue; }
+        throw err;
+      }
+      if (attrs.ctx.dryRun || !charges.length) return;
+      try {
+        for (const { quota, used } of charges) {
+          // Compare-and-swap on the version read: a concurrent charge makes us look again.
+          await store.update(attrs.namespace, () => {
+            const next = structuredClone(quota);
+            next.status = { ...(next.status ?? {}), used: toJson(used) };
+            return next;
+          }, { ctx: { ...CTX, warnings: [] }, dryRun: false, subresource: 'status', allowCreate: false, name: quota.metadata.name! });
+        }
+        return;
+      } catch (err) {
+        if (!(err instanceof status.StatusError && err.code === 409) || attempt >= MAX_TRIES) throw err;
+        fresh = true;
+      }
+    }
+  };
+
   return {
     name: 'ResourceQuota',
-    async validate(attrs) {
+    // A write no quota can concern answers at once (no promise), as does one in a namespace the cache holds no quota of.
+    validate(attrs) {
       const { served, operation, object } = attrs;
       if ((operation !== 'CREATE' && operation !== 'UPDATE') || !object || !attrs.namespace || attrs.ctx.subresource) return;
       if (served.def.group === '' && served.def.plural === 'namespaces') return;
       if (!evaluatorFor(served.def).handles(operation)) return;
       const store = quotas();
-      if (!store) return;
-      // The cache first (a quota not in it yet is not filled, so not enforced, either); storage once the
-      // cache proved stale: a refusal or a lost compare-and-swap is decided again on what is stored.
-      let fresh = false;
-      for (let attempt = 1; ; attempt++) {
-        const list = fresh ? await storedQuotas(storage, store, attrs.namespace) : store.cache.list(store.listPrefix(attrs.namespace)).map((c) => c.object as ApiObject);
-        if (!list.length) return;
-        let charges: Charge[];
-        try {
-          charges = check(attrs, list);
-        } catch (err) {
-          if (!fresh && err instanceof status.StatusError && err.code === 403) { fresh = true; continue; }
-          throw err;
-        }
-        if (attrs.ctx.dryRun || !charges.length) return;
-        try {
-          for (const { quota, used } of charges) {
-            // Compare-and-swap on the version read: a concurrent charge makes us look again.
-            await store.update(attrs.namespace, () => {
-              const next = structuredClone(quota);
-              next.status = { ...(next.status ?? {}), used: toJson(used) };
-              return next;
-            }, { ctx: { ...CTX, warnings: [] }, dryRun: false, subresource: 'status', allowCreate: false, name: quota.metadata.name! });
-          }
-          return;
-        } catch (err) {
-          if (!(err instanceof status.StatusError && err.code === 409) || attempt >= MAX_TRIES) throw err;
-          fresh = true;
-        }
-      }
+      if (!store || !store.cache.countFrom(store.listPrefix(attrs.namespace))) return;
+      return enforce(attrs, store);
     },
   };
 }
