@@ -54,9 +54,10 @@ interface RequestState {
 
 export function buildHandler(deps: HandlerDeps) {
   const discoveryCache = new Map<string, { body: string; etag: string }>();
+  const special = specialResources(deps);
   return (req: Request, res: Response): void => {
     const state: RequestState = {};
-    handle(deps, discoveryCache, req, res, state).then(() => answered(deps, req, res, state), (err) => {
+    handle(deps, discoveryCache, special, req, res, state).then(() => answered(deps, req, res, state), (err) => {
       // Panic recovery: anything unexpected is a 500 Status, and the process lives on.
       if (!(err instanceof status.StatusError)) {
         deps.log(`request ${req.method} ${req.url} failed: ${(err as Error)?.stack ?? err}`);
@@ -72,7 +73,12 @@ function answered(deps: HandlerDeps, req: Request, res: Response, state: Request
   if (state.admitted?.isResourceRequest) deps.metrics?.recordRequest(req, state.admitted, res.statusCode);
 }
 
-async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response, state: RequestState): Promise<void> {
+/** The resources with a deprecated served version or a computed kind. */
+function specialResources(deps: HandlerDeps): Set<string> {
+  return new Set(deps.surface.served.filter((s) => s.version.deprecated || deps.computed?.has(s.def)).map((s) => s.def.plural));
+}
+
+async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, special: Set<string>, req: Request, res: Response, state: RequestState): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://localhost');
   const path = url.pathname;
   const info = parseRequestInfo(req.method ?? 'GET', path, url.searchParams, (group) => deps.surface.servingGroup(group));
@@ -90,7 +96,9 @@ async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: str
   state.admitted = info;
 
   if (info.isResourceRequest) {
-    const served = deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
+    // Only resources with a deprecated version or a computed kind need their entry here; the others are
+    // looked up once, by the resource handler.
+    const served = special.has(info.resource) ? deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource) : undefined;
     const computed = served && deps.computed?.get(served.def);
     if (served?.version.deprecated && (!computed || computedRouteExists(served, info, url.searchParams))) markDeprecatedRequest(res, served, info, deps.metrics, audit);
     if (await deps.access.serve(req, res, info, url.searchParams, user)) return;

@@ -45,6 +45,7 @@ export function apiServerMetrics(opts: ApiServerMetricsOptions = {}): ApiServerM
     stability: 'STABLE',
     labels: ['verb', 'dry_run', 'group', 'version', 'resource', 'subresource', 'scope', 'component', 'code'],
   });
+  const counters = new Map<string, Map<string, Map<string, Map<number, { inc(): void }>>>>();
   const storageObjects = registry.gauge({
     name: 'apiserver_storage_objects',
     help: 'Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.',
@@ -62,7 +63,23 @@ export function apiServerMetrics(opts: ApiServerMetricsOptions = {}): ApiServerM
     registry,
     requestedDeprecatedApis,
     recordRequest(req, info, code) {
-      requestTotal.inc([reportedVerb(req, info), dryRunLabel(req.url ?? ''), info.apiGroup, info.apiVersion, info.resource, info.subresource, scopeOf(info), 'apiserver', String(code)]);
+      const verb = reportedVerb(req, info);
+      const dryRun = dryRunLabel(req.url ?? '');
+      const scope = scopeOf(info);
+      const labels = () => [verb, dryRun, info.apiGroup, info.apiVersion, info.resource, info.subresource, scope, 'apiserver', String(code)];
+      if (info.subresource || dryRun) return requestTotal.withLabelValues(labels()).inc();
+      // The common case runs on every request: counters found by resource, version and group (short strings
+      // hashed once each), then by a number made of code, verb and scope; no label text is built.
+      let byVersion = counters.get(info.resource);
+      if (!byVersion) counters.set(info.resource, byVersion = new Map());
+      let byGroup = byVersion.get(info.apiVersion);
+      if (!byGroup) byVersion.set(info.apiVersion, byGroup = new Map());
+      let byCode = byGroup.get(info.apiGroup);
+      if (!byCode) byGroup.set(info.apiGroup, byCode = new Map());
+      const key = code * 64 + VERB_INDEX[verb] * 4 + SCOPE_INDEX[scope];
+      let counter = byCode.get(key);
+      if (!counter) byCode.set(key, counter = requestTotal.withLabelValues(labels()));
+      counter.inc();
     },
     storedObjects(read) {
       registry.beforeWrite(() => { for (const [resource, count] of read()) storageObjects.set([resource], count); });
@@ -91,6 +108,8 @@ function scopeOf(info: RequestInfo): string {
 const APPLY_PATCH = 'application/apply-patch+yaml';
 const CONNECT_SUBRESOURCES = new Set(['log', 'exec', 'portforward', 'attach', 'proxy']);
 const REPORTED_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const VERB_INDEX: Record<string, number> = { GET: 0, LIST: 1, WATCH: 2, POST: 3, PUT: 4, PATCH: 5, DELETE: 6, APPLY: 7, CONNECT: 8, other: 9 };
+const SCOPE_INDEX: Record<string, number> = { resource: 0, namespace: 1, cluster: 2 };
 
 /** The verb label as Kubernetes reports it: from the method, GET split into LIST and GET by scope, WATCH, APPLY, CONNECT. */
 function reportedVerb(req: Request, info: RequestInfo): string {

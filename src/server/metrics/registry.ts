@@ -73,6 +73,13 @@ export class CounterVec extends Family {
     if (this.hidden) return;
     this.sample(values).value += by;
   }
+
+  /** The counter of one label set, for a caller that keeps it (Prometheus' WithLabelValues); a hidden metric's counts nothing. */
+  withLabelValues(values: readonly string[]): { inc(): void } {
+    if (this.hidden) return { inc() {} };
+    const s = this.sample(values);
+    return { inc() { s.value++; } };
+  }
 }
 
 export class GaugeVec extends Family {
