@@ -53,6 +53,10 @@ export class AdmissionChain {
       if (pending) await pending;
     }
   }
+  /** Whether validate() has anything to run: checked before its attributes are built. */
+  get validates(): boolean {
+    return this.dynamic?.validating ?? false;
+  }
   /** Validating webhooks on the object as it will be written (the registry calls this after the kind's
    *  defaults and validation); undefined when there is nothing to wait for. */
   validate(attrs: AdmissionAttributes): Promise<void> | undefined {

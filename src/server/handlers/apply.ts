@@ -45,7 +45,7 @@ export async function serverSideApply(
     return obj;
   }, {
     ctx, dryRun: params.dryRun, subresource: statusOnly ? sub : '', allowCreate: !statusOnly, name,
-    validateAdmission: (obj, old) => deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }),
+    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }) : undefined,
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);

@@ -187,7 +187,7 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
   await deps.admission.admit(attrs);
   const result = await served.store.create(namespace, object, {
     ctx, dryRun: params.dryRun, trackFields: fieldTracker(served, req, params, ''),
-    validateAdmission: (obj) => deps.admission.validate({ ...attrs, object: obj }),
+    validateAdmission: (obj) => deps.admission.validates ? deps.admission.validate({ ...attrs, object: obj }) : undefined,
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
@@ -253,7 +253,7 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
   }, {
     ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name, trackFields: fieldTracker(served, req, params, sub),
     transformKeepsCurrent: !view,
-    validateAdmission: (obj, old) => deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }),
+    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }) : undefined,
   });
   const code = result.created ? 201 : 200;
   if (view?.get) return sendObject(res, code, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
@@ -297,7 +297,7 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
   }, {
     ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name, trackFields: fieldTracker(served, req, params, sub),
     transformKeepsCurrent: !view,
-    validateAdmission: (obj, old) => deps.admission.validate({ operation: 'UPDATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions('UpdateOptions', params) }),
+    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: 'UPDATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions('UpdateOptions', params) }) : undefined,
   });
   if (view?.get) return sendObject(res, 200, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
