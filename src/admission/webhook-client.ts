@@ -166,7 +166,11 @@ export class WebhookClient {
     if (remaining <= 0) throw fail('context deadline exceeded');
     let res: RawResponse;
     try {
-      res = await this.send(target, host, port, body, remaining);
+      res = await this.send(target, host, port, body, remaining).catch((err: unknown) => {
+        // A kept-alive connection the server closed as the review was sent: Go's client sends it again on a new one.
+        if (err instanceof StaleConnection && deadline > Date.now()) return this.send(target, host, port, body, deadline - Date.now());
+        throw err;
+      });
     } catch (err) {
       if (err instanceof DeadlineExceeded) throw fail('context deadline exceeded');
       throw fail(goNetError(err as NodeJS.ErrnoException, host, port));
@@ -187,7 +191,10 @@ export class WebhookClient {
         res.on('error', (e) => { clearTimeout(timer); reject(e); });
       });
       const timer = setTimeout(() => req.destroy(new DeadlineExceeded()), timeoutMs);
-      req.on('error', (e) => { clearTimeout(timer); reject(e); });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        reject(req.reusedSocket && e.code === 'ECONNRESET' ? new StaleConnection(e.message) : e);
+      });
       req.end(body);
     });
   }
@@ -199,6 +206,9 @@ export class WebhookClient {
 }
 
 class DeadlineExceeded extends Error {}
+class StaleConnection extends Error {
+  readonly code = 'ECONNRESET';
+}
 
 /** The answer as client-go's Do().Into() reads it: a 2xx JSON body, or the error a Status or the code stands for. */
 function readAnswer(res: RawResponse): unknown {
