@@ -14,8 +14,11 @@ export interface Comparison {
   removed: FieldSet;
 }
 
-export function compare(lhs: unknown, rhs: unknown, tr: TypeRef): Comparison {
-  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
+/** `changedTogether`: added and modified paths go into one set (`added` and `modified` are then the same
+ *  set), for callers that only need their union. */
+export function compare(lhs: unknown, rhs: unknown, tr: TypeRef, changedTogether = false): Comparison {
+  const added = new FieldSet();
+  const c: Comparison = { added, modified: changedTogether ? added : new FieldSet(), removed: new FieldSet() };
   walk(lhs, rhs, tr, [], c);
   return c;
 }
@@ -23,7 +26,9 @@ export function compare(lhs: unknown, rhs: unknown, tr: TypeRef): Comparison {
 /** Leaves out `exclude` and everything below it (fields a sub-resource resets). */
 export function excludeFields(c: Comparison, exclude: FieldSet | undefined): Comparison {
   if (!exclude || exclude.empty()) return c;
-  return { added: c.added.recursiveDifference(exclude), modified: c.modified.recursiveDifference(exclude), removed: c.removed.recursiveDifference(exclude) };
+  const added = c.added.recursiveDifference(exclude);
+  const modified = c.modified === c.added ? added : c.modified.recursiveDifference(exclude);
+  return { added, modified, removed: c.removed.recursiveDifference(exclude) };
 }
 
 export function isSame(c: Comparison): boolean {

@@ -82,7 +82,7 @@ export class FieldSet {
   }
 
   union(other: FieldSet): FieldSet {
-    if (other.empty()) return this;
+    if (other === this || other.empty()) return this;
     if (this.empty()) return other;
     // The larger side's maps are copied whole (natively); the smaller side's entries go in one by one.
     const [big, small] = this.members.size + this.children.size >= other.members.size + other.children.size ? [this, other] : [other, this];

@@ -72,6 +72,15 @@ describe('compare', () => {
     assert.deepEqual(paths(c.added), ['.data.c', '.metadata', '.metadata.labels', '.metadata.labels.l']);
     assert.deepEqual(paths(c.modified), ['.data.b']);
     assert.deepEqual(paths(c.removed), ['.spec.options', '.spec.options.x']);
+    // Changes together: added and modified in one set.
+    const t = compare(
+      { data: { a: '1', b: '2' }, spec: { replicas: 1, options: { x: '1' } } },
+      { data: { a: '1', b: '3', c: '4' }, spec: { replicas: 1 }, metadata: { labels: { l: 'v' } } },
+      WIDGET, true,
+    );
+    assert.equal(t.added, t.modified);
+    assert.deepEqual(paths(t.added), ['.data.b', '.data.c', '.metadata', '.metadata.labels', '.metadata.labels.l']);
+    assert.deepEqual(paths(t.removed), ['.spec.options', '.spec.options.x']);
   });
 
   it('compares atomic values whole and associative lists item by item', () => {

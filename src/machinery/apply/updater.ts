@@ -61,9 +61,9 @@ export interface Ownership {
  * leaves as it was keeps its entry object (and its set, so it is written back as it was read).
  */
 export function updateOwnership(o: UpdaterOptions, live: unknown, obj: unknown, version: string, managers: ManagedFieldSets, manager: string, notOwned?: FieldSet): Ownership {
-  const comparison = excludeFields(compare(withValueStructs(live, o.type), withValueStructs(obj, o.type), o.type), o.ignored);
+  const comparison = excludeFields(compare(withValueStructs(live, o.type), withValueStructs(obj, o.type), o.type, true), o.ignored);
   const removed = comparison.removed;
-  const changed = comparison.modified.union(comparison.added);
+  const changed = comparison.added;
   const touched = removed.empty() ? changed : changed.union(removed);
   let taken = removed.empty() ? changed : changed.difference(removed);
   if (o.ignored) taken = taken.recursiveDifference(o.ignored);
