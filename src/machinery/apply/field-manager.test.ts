@@ -64,6 +64,16 @@ describe('managedFields entries', () => {
     }]);
   });
 
+  it('creations of one shape record the same fields; list items are named by their own values', () => {
+    const one = update(undefined, widget({ data: { a: '1' }, spec: { containers: [{ name: 'web', image: 'x' }] } }), 'm');
+    const two = update(undefined, widget({ data: { a: '2' }, spec: { containers: [{ name: 'web', image: 'y' }] } }), 'm');
+    const other = update(undefined, widget({ data: { a: '1' }, spec: { containers: [{ name: 'db', image: 'x' }] } }), 'm');
+    const containers = { 'f:containers': { '.': {}, 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } } };
+    assert.deepEqual(entries(one)[0].fieldsV1, { 'f:data': { '.': {}, 'f:a': {} }, 'f:spec': containers });
+    assert.deepEqual(entries(two)[0].fieldsV1, entries(one)[0].fieldsV1);
+    assert.deepEqual(entries(other)[0].fieldsV1, { 'f:data': { '.': {}, 'f:a': {} }, 'f:spec': { 'f:containers': { '.': {}, 'k:{"name":"db"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } });
+  });
+
   it('an empty manager is recorded as unknown; a status write records its subresource', () => {
     let obj = update(undefined, widget({ data: { a: '1' } }), '');
     assert.equal(entries(obj)[0].manager, 'unknown');

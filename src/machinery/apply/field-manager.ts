@@ -5,6 +5,7 @@ import type { ApiObject } from '../../apis/meta/v1.ts';
 import { badRequest, internalError } from '../status.ts';
 import { ApplyConflicts, conflictError, conflictsToSet, type Conflict } from './conflict.ts';
 import { compare } from './compare.ts';
+import { createdFields } from './created-fields.ts';
 import { FieldSet } from './fieldset.ts';
 import {
   capUpdateManagers, decodeManagedFields, emptyManaged, encodeManagedFields, formatTime, formatTimeMs, isResetManagedFields,
@@ -100,6 +101,17 @@ export function recordUpdate(scope: FieldManagerScope, live: ApiObject | undefin
     if (!managed.fields.size && live?.metadata?.uid) return;
     const id = managerIdentifier({ manager: manager || 'unknown', operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
     const liveObj = withoutManagedFields(live);
+    if (!live && !managed.fields.size) {
+      // A creation without entries of its own: the writer takes what the object's shape holds.
+      const set = createdFields(scope.type, scope.resetFields, obj, () =>
+        updateOwnership(updaterOptions(scope), liveObj, obj, scope.apiVersion, managed.fields, id, STRIPPED).managers.get(id)?.set ?? new FieldSet());
+      if (!set.empty()) {
+        managed.fields.set(id, { set, apiVersion: scope.apiVersion, applied: false });
+        managed.times.set(id, now(scope));
+      }
+      writeManagedFields(obj, managed);
+      return;
+    }
     const ownership = updateOwnership(updaterOptions(scope), liveObj, obj, scope.apiVersion, managed.fields, id, STRIPPED);
     managed.fields = ownership.managers;
     if (ownership.took) managed.times.set(id, now(scope));

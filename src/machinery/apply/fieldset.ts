@@ -15,7 +15,7 @@ interface Child {
 export class FieldSet {
   readonly members: Map<string, PathElement>;
   readonly children: Map<string, Child>;
-  /** The FieldsV1 this set was read from, when it is exactly what emitting the set gives. */
+  /** The FieldsV1 this set was read from, when it is exactly what emitting the set gives, or was written as. */
   #fieldsV1: Record<string, unknown> | undefined;
 
   /** An empty set, or one that takes these maps (copies, for the operations). */
@@ -204,9 +204,9 @@ export class FieldSet {
   }
 
   /** The FieldsV1 form, with keys in Kubernetes' order: the object the set was read from when that was in
-   *  this form already (shared, so neither it nor the answer may be modified). */
+   *  this form already, or the one written the first time (shared, so neither may be modified). */
   toFieldsV1(): Record<string, unknown> {
-    return this.#fieldsV1 ?? this.emit(false);
+    return this.#fieldsV1 ??= this.emit(false);
   }
 
   private emit(includeSelf: boolean): Record<string, unknown> {
