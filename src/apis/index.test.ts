@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { allKinds } from './index.ts';
 
-const NO_AGE = new Set(['ClusterTrustBundle', 'CSIStorageCapacity']);
+const NO_AGE = new Set(['ClusterTrustBundle', 'CSIStorageCapacity', 'ComponentStatus']);
 
 test('allKinds lists the foundation kinds once each', () => {
   const names = allKinds().map((k) => `${k.group || 'core'}/${k.kind}`);

@@ -190,6 +190,16 @@ test('serve: defaults', () => {
     enableBootstrapTokenAuth: false,
     controllers: ['*'],
     clusterSigningDuration: 365 * 24 * 60 * 60 * 1000,
+    showHiddenMetricsForVersion: undefined,
+    auditPolicyFile: undefined,
+    auditLogPath: undefined,
+    auditLogFormat: 'json',
+    auditLogMaxage: 0,
+    auditLogMaxbackup: 0,
+    auditLogMaxsize: 0,
+    auditLogCompress: false,
+    auditLogMode: 'blocking',
+    auditLogVersion: 'audit.svc.io/v1',
     logLevel: 'info',
     shutdownTimeout: 60_000,
   } satisfies ServeOptions);
@@ -208,6 +218,9 @@ test('serve: every flag is read into its typed option', () => {
     '--service-account-issuer=https://a', '--service-account-issuer=https://b', '--service-account-key-file=/sa.pub',
     '--service-account-signing-key-file=/sa.key', '--service-account-max-token-expiration=2h', '--api-audiences=x,y',
     '--enable-bootstrap-token-auth', '--controllers=*,tokencleaner,-bootstrapsigner', '--cluster-signing-duration=720h',
+    '--show-hidden-metrics-for-version=1.31', '--audit-policy-file=/audit.yaml', '--audit-log-path=-', '--audit-log-format=legacy',
+    '--audit-log-maxage=7', '--audit-log-maxbackup=3', '--audit-log-maxsize=50', '--audit-log-compress', '--audit-log-mode=batch',
+    '--audit-log-version=audit.k8s.io/v1',
     '--log-level=debug', '--shutdown-timeout=5s',
   ]);
   assert.deepEqual(options, {
@@ -243,6 +256,16 @@ test('serve: every flag is read into its typed option', () => {
     enableBootstrapTokenAuth: true,
     controllers: ['*', 'tokencleaner', '-bootstrapsigner'],
     clusterSigningDuration: 720 * 60 * 60 * 1000,
+    showHiddenMetricsForVersion: '1.31',
+    auditPolicyFile: '/audit.yaml',
+    auditLogPath: '-',
+    auditLogFormat: 'legacy',
+    auditLogMaxage: 7,
+    auditLogMaxbackup: 3,
+    auditLogMaxsize: 50,
+    auditLogCompress: true,
+    auditLogMode: 'batch',
+    auditLogVersion: 'audit.k8s.io/v1',
     logLevel: 'debug',
     shutdownTimeout: 5_000,
   });
@@ -296,6 +319,9 @@ test('help text lists flags sorted, with types and non-zero defaults, aligned li
   assert.match(help, /--authorization-mode strings .*\(default \[Node,RBAC\]\)\n/);
   assert.match(help, /--anonymous-auth .*\(default true\)\n/);
   assert.match(help, /--shutdown-timeout duration .*\(default 1m0s\)\n/);
+  assert.match(help, /--audit-log-path string {2,}If set, all requests coming to the apiserver will be logged to this file\. {2}'-' means standard out\.\n/);
+  assert.match(help, /--audit-log-format string .*Known formats are legacy,json\. \(default "json"\)\n/);
+  assert.match(help, /--show-hidden-metrics-for-version string {2,}The previous version for which you want to show hidden metrics\./);
   // Every flag of the table appears once.
   const lines = help.split('\n');
   for (const spec of SERVE_FLAGS) assert.equal(lines.filter((line) => line.startsWith(`      --${spec.name} `)).length, 1, spec.name);

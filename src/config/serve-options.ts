@@ -4,6 +4,8 @@ import type { ServeOptions } from './flags.ts';
 import type { ServerOptions } from '../server/server.ts';
 import type { AccessControlOptions } from '../auth/access-control.ts';
 import { FeatureGates } from './feature-gates.ts';
+import { validateShowHiddenMetricsVersion } from '../server/metrics/apiserver.ts';
+import { validateAuditOptions, type AuditOptions } from '../server/audit/options.ts';
 
 
 export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<string>): Promise<ServerOptions> {
@@ -13,6 +15,8 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     const given = Object.entries(o.featureGates).map(([k, v]) => `${k}=${v}`).join(',');
     throw new Error(`invalid argument ${JSON.stringify(given)} for "--feature-gates" flag: ${(err as Error).message}`);
   }
+  const problems = [validateShowHiddenMetricsVersion(o.showHiddenMetricsForVersion), ...validateAuditOptions(auditOptions(o))].filter((p) => p !== undefined);
+  if (problems.length) throw new Error(problems.length === 1 ? problems[0] : `[${problems.join(', ')}]`);
   const opts: ServerOptions = {
     dataDir: o.dataDir,
     bindAddress: o.bindAddress,
@@ -27,12 +31,15 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     access: accessOptions(o, changed),
     controllers: o.controllers,
     clusterSigningDurationMs: o.clusterSigningDuration,
+    showHiddenMetricsForVersion: o.showHiddenMetricsForVersion,
+    audit: auditOptions(o),
   };
   if (o.etcdServers?.length) {
     const read = (f: string | undefined) => (f ? readFile(f) : Promise.resolve(undefined));
     const [ca, cert, key] = await Promise.all([read(o.etcdCafile), read(o.etcdCertfile), read(o.etcdKeyfile)]);
     // The etcd client (gRPC, protobuf) is loaded only for a server that uses it.
     const { EtcdStorage } = await import('../storage/etcd.ts');
+    opts.storageEndpoints = o.etcdServers;
     opts.storage = await EtcdStorage.connect({ endpoints: o.etcdServers, prefix: o.etcdPrefix, tls: ca || cert || key ? { ca, cert, key } : undefined });
     opts.compactionIntervalMs = o.etcdCompactionInterval;
   }
@@ -59,5 +66,14 @@ function accessOptions(o: ServeOptions, changed: Set<string>): AccessControlOpti
     serviceAccountMaxTokenExpirationSeconds: o.serviceAccountMaxTokenExpiration ? Math.floor(o.serviceAccountMaxTokenExpiration / 1000) : undefined,
     apiAudiences: o.apiAudiences,
     enableBootstrapTokenAuth: o.enableBootstrapTokenAuth,
+  };
+}
+
+/** The audit flags as the server's audit options. */
+function auditOptions(o: ServeOptions): AuditOptions {
+  return {
+    policyFile: o.auditPolicyFile, logPath: o.auditLogPath, logFormat: o.auditLogFormat,
+    logMaxAge: o.auditLogMaxage, logMaxBackup: o.auditLogMaxbackup, logMaxSize: o.auditLogMaxsize, logCompress: o.auditLogCompress,
+    logMode: o.auditLogMode, logVersion: o.auditLogVersion,
   };
 }

@@ -25,6 +25,10 @@ import { builtinControllers } from '../controllers/builtin.ts';
 import { resourceQuotaPlugin } from '../admission/resource-quota.ts';
 import { StatusError } from '../machinery/status.ts';
 import { featureGates } from '../config/feature-gates.ts';
+import { apiServerMetrics, storedObjectCounts, validateShowHiddenMetricsVersion } from './metrics/apiserver.ts';
+import { componentStatusKind, componentStatusSource } from '../apis/core/componentstatus.ts';
+import { componentChecks } from './component-checks.ts';
+import type { AuditOptions } from './audit/options.ts';
 
 export interface ServerOptions {
   /** Where the database, PKI and kubeconfig live (default `./.capstan`). */
@@ -62,6 +66,12 @@ export interface ServerOptions {
   controllerResyncMs?: number;
   /** How many recent events each watch cache keeps (tests shrink it to exercise resumes from storage history). */
   watchCacheEventWindow?: number;
+  /** The etcd endpoints `storage` uses: each is a ComponentStatus `etcd-N` (the embedded store is `etcd-0`). */
+  storageEndpoints?: string[];
+  /** --show-hidden-metrics-for-version: only the previous minor release (`1.31`) is accepted. */
+  showHiddenMetricsForVersion?: string;
+  /** --audit-policy-file and --audit-log-*: events are written only when both a policy and a log are given. */
+  audit?: AuditOptions;
 }
 
 export interface RunningServer {
@@ -87,6 +97,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const pki = temporary ? await temporaryPki(pkiDir(dataDir), bindAddress) : await ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
   // Access control reads its files and checks its flags first: a wrong one stops the start here.
   const access = await AccessControl.create({ options: opts.access ?? {}, pkiDir: pkiDir(dataDir), log });
+  const hiddenMetricsProblem = validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
+  if (hiddenMetricsProblem) throw new Error(hiddenMetricsProblem);
+  // The audit machinery loads only for a server that audits; a wrong policy stops the start.
+  const auditor = opts.audit?.policyFile || opts.audit?.logPath ? await (await import('./audit/setup.ts')).startAudit(opts.audit, log) : undefined;
   const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
   const servingKey = opts.tlsPrivateKeyFile ? await readFile(opts.tlsPrivateKeyFile, 'utf8') : pki.servingKeyPem;
   const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : pki.caCertPem;
@@ -134,7 +148,13 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     log,
   });
 
-  const handler = buildHandler({ surface, storage, admission, watchRegistry, access, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() } });
+  const metrics = apiServerMetrics({ showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion });
+  metrics.storedObjects(() => storedObjectCounts(stores.values()));
+  const componentStatuses = componentStatusSource(componentChecks({ storage, storageEndpoints: opts.storageEndpoints, isLeader: () => controllerManager.elector.isLeader(), leases: storeFor('coordination.svc.io', 'leases') }));
+  const handler = buildHandler({
+    surface, storage, admission, watchRegistry, access, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() },
+    computed: new Map([[componentStatusKind as KindDefinition, componentStatuses]]), metrics, auditor,
+  });
   const server = http2.createSecureServer({
     cert: servingCert, key: servingKey, ca: clientCa, allowHTTP1: true, requestCert: true, rejectUnauthorized: false,
     // Kubernetes' HTTP/2 windows: 256 KiB per stream for request bodies (node's default is 64 KiB), and the
@@ -186,6 +206,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await closed;
     await controllerManager.stop();
     access.stop();
+    auditor?.close();
     compactor.stop();
     for (const s of stores.values()) s.cache.stop();
     await storage.close();

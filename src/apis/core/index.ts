@@ -11,5 +11,6 @@ import { podKind } from './pod.ts';
 import { serviceKind } from './service.ts';
 import { eventKind } from './event.ts';
 import { resourceQuotaKind } from './resourcequota.ts';
+import { componentStatusKind } from './componentstatus.ts';
 
-export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind, podKind, serviceKind, eventKind, resourceQuotaKind];
+export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind, podKind, serviceKind, eventKind, resourceQuotaKind, componentStatusKind];
