@@ -39,8 +39,7 @@ it('a creation records by shape what the full comparison records', () => {
     const byShape = structuredClone(obj);
     recordUpdate(scope, undefined, byShape, 'm');
     const compared = structuredClone(obj);
-    compared.metadata ??= {};
-    if (compared.metadata) compared.metadata.managedFields = [{ manager: 'other', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }];
+    (compared.metadata as Record<string, unknown>).managedFields = [{ manager: 'other', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: {} }];
     recordUpdate(scope, undefined, compared, 'm');
     assert.equal(JSON.stringify(byShape), JSON.stringify(compared), JSON.stringify(obj));
   }
