@@ -47,6 +47,16 @@ describe('encodeObject', () => {
     }
   });
 
+  it('answers one object per key and revision (the write\'s answer and the cache\'s copy)', () => {
+    const enc = encodeObject(structuredClone(shapes[0]));
+    const at42 = enc.at(`${P}ns/a`, 42);
+    assert.equal(enc.at(`${P}ns/a`, 42), at42);
+    const at43 = enc.at(`${P}ns/a`, 43);
+    assert.notEqual(at43, at42);
+    assert.equal(JSON.parse(at43.json).metadata.resourceVersion, '43');
+    assert.equal(JSON.parse(enc.at(`${P}ns/a`, 42).json).metadata.resourceVersion, '42');
+  });
+
   it('leaves the object it encodes as it was', () => {
     const obj = structuredClone(shapes[0]);
     encodeObject(obj);

@@ -73,7 +73,8 @@ export function decodeKv(kv: KeyValue, revision = kv.modRevision, keepParsed = t
 export interface EncodedObject {
   /** The stored value: Kubernetes' field order, without resourceVersion (decodeKv of it gives `at`'s answer). */
   value: string;
-  /** The object as reads serve it, stamped with `revision`; `object` is parsed from the JSON on first use. */
+  /** The object as reads serve it, stamped with `revision`; `object` is parsed from the JSON on first use.
+   *  The same object for the same key and revision. */
   at(key: string, revision: number): CachedObject;
 }
 
@@ -97,11 +98,15 @@ export function encodeObject(obj: Record<string, any>): EncodedObject {
   const namespace = typeof ordered.metadata.namespace === 'string' ? ordered.metadata.namespace : '';
   // The writer keeps its object: the cache keeps copies of the few fields it reads without parsing.
   const meta = metaOf(ordered.metadata, true);
+  // The write's answer and the cache's copy are one object (its text made flat once, by whichever is sent first).
+  let last: CachedObject | undefined;
   return {
     value,
     at(key, revision) {
+      if (last && last.modRevision === revision && last.key === key) return last;
       const served = json.slice(0, end - 1) + revision + json.slice(end - 1);
-      return new LeanObject(key, namespace, revision, served, meta);
+      last = new LeanObject(key, namespace, revision, served, meta);
+      return last;
     },
   };
 }
