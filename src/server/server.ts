@@ -23,6 +23,7 @@ import { startNamespaceController } from '../controllers/namespace.ts';
 import { startControllerManager } from '../controllers/manager.ts';
 import { builtinControllers } from '../controllers/builtin.ts';
 import { resourceQuotaPlugin } from '../admission/resource-quota.ts';
+import { WebhookAdmission } from '../admission/webhooks.ts';
 import { StatusError } from '../machinery/status.ts';
 import { featureGates } from '../config/feature-gates.ts';
 import { apiServerMetrics, storedObjectCounts, validateShowHiddenMetricsVersion } from './metrics/apiserver.ts';
@@ -130,7 +131,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy()]);
 
   let listeningUrl = '';
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
+  const webhooks = new WebhookAdmission({
+    surface, namespaces, services: storeFor('', 'services'), authorize: (a) => access.authorize(a),
+    mutatingConfigurations: storeFor('admissionregistration.svc.io', 'mutatingwebhookconfigurations'),
+    validatingConfigurations: storeFor('admissionregistration.svc.io', 'validatingwebhookconfigurations'),
+  });
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)], webhooks);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),
@@ -206,6 +212,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await closed;
     await controllerManager.stop();
     access.stop();
+    webhooks.close();
     auditor?.close();
     compactor.stop();
     for (const s of stores.values()) s.cache.stop();
