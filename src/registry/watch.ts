@@ -1,9 +1,11 @@
 // Watch with Kubernetes' start semantics: synthetic ADDED events for unset and "0", exact resume for any
 // other version (from the cache's window, else from storage history), streaming lists, selector
-// transitions, and the revision bookmarks may carry.
+// transitions, and the revision bookmarks may carry. Live watches of the same selection share one
+// follower of the cache (the selection is applied once per event, not once per watcher), and sinks that
+// encode alike share a channel (one call per event for all of them).
 import type { Storage, WatchHandle } from '../storage/interface.ts';
 import { CompactedError } from '../storage/interface.ts';
-import { decodeKv, restamp, TooOldResourceVersionError, CacheUnavailableError, type CachedObject, type CacheEvent, type CacheWatcher } from '../storage/cache.ts';
+import { decodeKv, restamp, TooOldResourceVersionError, CacheUnavailableError, type CachedObject, type CacheEvent, type CacheWatcher, type WatchCache } from '../storage/cache.ts';
 import type { ResourceStore } from './store.ts';
 import { buildSelection, parseSelectors, type Selection } from './selection.ts';
 import { validateListOptions, requestedResourceVersion, syncCache, FRESHNESS_WAIT_MS, type ListOptions } from './list.ts';
@@ -19,6 +21,21 @@ export interface WatchSink {
   error(err: status.StatusError): void;
   /** The watch ended from the server side (shutdown, cache failure): the client re-watches. */
   end(): void;
+  /**
+   * Sinks with the same key that follow the same selection get their live events through one channel,
+   * opened for the first of them: `channel.event` is called once per event instead of `event` once per
+   * sink. Events before the sink goes live (initial state, a resume's replay) still come to `event`.
+   */
+  readonly share?: { key: string; open(): WatchChannel };
+}
+
+/** Live events for a group of sinks (see WatchSink.share). */
+export interface WatchChannel {
+  event(type: WatchEventType, obj: CachedObject): void;
+  /** `sink` gets this channel's events from now on (after everything it was sent before). */
+  add(sink: WatchSink): void;
+  /** `sink` gets no more of this channel's events. */
+  remove(sink: WatchSink): void;
 }
 
 export interface WatchOptions extends ListOptions {
@@ -52,10 +69,12 @@ export function prepareWatch(store: ResourceStore, storage: Storage, namespace: 
   validateListOptions({ ...opts, watch: true });
   const selection = buildSelection(store.def, namespace, parsed, name);
   const rv = requestedResourceVersion(opts.resourceVersion);
+  // Watches that select alike (the same selectors as written, the same name) can share a follower.
+  const selectionKey = `${opts.labelSelector ?? ''}\n${opts.fieldSelector ?? ''}\n${name}`;
   return {
     start: async (sink) => {
       try {
-        return await startWatch(store, storage, namespace, selection, rv, opts, sink);
+        return await startWatch(store, storage, namespace, { selection, key: selectionKey }, rv, opts, sink);
       } catch (err) {
         if (err instanceof CacheUnavailableError) throw status.tooManyRequests('storage is (re)initializing', 1);
         if (!(err instanceof status.StatusError)) throw err;
@@ -66,10 +85,14 @@ export function prepareWatch(store: ResourceStore, storage: Storage, namespace: 
   };
 }
 
-async function startWatch(store: ResourceStore, storage: Storage, namespace: string, selection: Selection, rv: number | undefined, opts: WatchOptions, sink: WatchSink): Promise<ActiveWatch> {
+/** A selection and the key of what it selects (see Follower). */
+interface KeyedSelection { selection: Selection; key: string }
+
+async function startWatch(store: ResourceStore, storage: Storage, namespace: string, keyed: KeyedSelection, rv: number | undefined, opts: WatchOptions, sink: WatchSink): Promise<ActiveWatch> {
   const cache = store.cache;
   if (cache.failed) throw cache.failed;
   const prefix = store.listPrefix(namespace);
+  const selection = keyed.selection;
   const deliver = selectionFilter(selection, sink);
   const initialEvents = opts.sendInitialEvents ?? (rv === undefined || rv === 0);
 
@@ -89,13 +112,18 @@ async function startWatch(store: ResourceStore, storage: Storage, namespace: str
       for (const obj of initialState(store, namespace, selection, prefix)) sink.event('ADDED', obj);
       if (opts.sendInitialEvents && opts.allowWatchBookmarks) sink.bookmark(start, true);
     }
-    return followCache(store, prefix, start, start, deliver, sink);
+    return joinFollower(cache, prefix, keyed, sink);
   }
 
   // Start at exact: events strictly after rv.
-  if (rv >= cache.oldestRevision || rv > cache.revision) {
+  if (rv > cache.revision) {
     // A version the cache has not reached yet: the watch waits for the changes after it, as Kubernetes' does.
-    return followCache(store, prefix, Math.min(rv, cache.revision), rv, deliver, sink);
+    return followCache(store, prefix, cache.revision, rv, deliver, sink);
+  }
+  if (rv >= cache.oldestRevision) {
+    // The kept events after rv first, then live with the others that select alike.
+    replayCache(cache, prefix, rv, deliver);
+    return joinFollower(cache, prefix, keyed, sink);
   }
   return followStorage(storage, prefix, rv, deliver, sink);
 }
@@ -108,6 +136,119 @@ function* initialState(store: ResourceStore, namespace: string, selection: Selec
     return;
   }
   for (const obj of store.cache.scan(prefix)) if (selection.matches(obj)) yield obj;
+}
+
+/** Sends the kept events after `after` (up to the cache's revision), without registering. */
+function replayCache(cache: WatchCache, prefix: string, after: number, deliver: (e: CacheEvent) => void): void {
+  try {
+    const unregister = cache.watch(after, { onEvent: (e) => { if (e.current.key.startsWith(prefix)) deliver(e); }, onClose: () => {} });
+    unregister();
+  } catch (err) {
+    if (err instanceof TooOldResourceVersionError) throw status.expired(err.message);
+    throw err;
+  }
+}
+
+/** Live from the cache's current revision with the other watches of the same selection. */
+function joinFollower(cache: WatchCache, prefix: string, keyed: KeyedSelection, sink: WatchSink): ActiveWatch {
+  let byKey = followers.get(cache);
+  if (!byKey) followers.set(cache, byKey = new Map());
+  const key = `${prefix}\n${keyed.key}`;
+  let follower = byKey.get(key);
+  if (!follower) {
+    const created = new Follower(cache, prefix, keyed.selection, () => { if (byKey.get(key) === created) byKey.delete(key); });
+    byKey.set(key, follower = created);
+  }
+  const joined = follower;
+  joined.add(sink);
+  return { revision: () => Math.max(joined.sentUpTo, cache.revision), stop: () => joined.remove(sink) };
+}
+
+/** The followers of each cache, by prefix and selection. */
+const followers = new WeakMap<WatchCache, Map<string, Follower>>();
+
+/**
+ * The live watches of one cache with the same prefix and selection, registered with the cache as one watcher
+ * from the revision it was created at: each event is matched against the selection once, then handed to
+ * each channel once and to each sink without a channel. A sink or channel that throws is dropped (its
+ * watches end) and the others go on, as the cache does with its own watchers.
+ */
+class Follower {
+  sentUpTo: number;
+  private readonly channels = new Map<string, { channel: WatchChannel; sinks: Set<WatchSink> }>();
+  private readonly lone = new Set<WatchSink>();
+  private readonly unregister: () => void;
+  private readonly prefix: string;
+  private readonly selection: Selection;
+  private readonly onEmpty: () => void;
+
+  constructor(cache: WatchCache, prefix: string, selection: Selection, onEmpty: () => void) {
+    this.prefix = prefix;
+    this.selection = selection;
+    this.onEmpty = onEmpty;
+    this.sentUpTo = cache.revision;
+    this.unregister = cache.watch(cache.revision, { onEvent: (e) => this.onEvent(e), onClose: () => this.close() });
+  }
+
+  add(sink: WatchSink): void {
+    if (!sink.share) { this.lone.add(sink); return; }
+    let entry = this.channels.get(sink.share.key);
+    if (!entry) this.channels.set(sink.share.key, entry = { channel: sink.share.open(), sinks: new Set() });
+    entry.sinks.add(sink);
+    entry.channel.add(sink);
+  }
+
+  remove(sink: WatchSink): void {
+    const entry = sink.share && this.channels.get(sink.share.key);
+    if (entry?.sinks.delete(sink)) {
+      entry.channel.remove(sink);
+      if (entry.sinks.size === 0) this.channels.delete(sink.share!.key);
+    } else {
+      this.lone.delete(sink);
+    }
+    if (this.channels.size === 0 && this.lone.size === 0) {
+      this.unregister();
+      this.onEmpty();
+    }
+  }
+
+  private onEvent(e: CacheEvent): void {
+    if (e.current.key.startsWith(this.prefix)) selectEvent(this.selection, e, this.emit);
+    this.sentUpTo = e.revision;
+  }
+
+  private readonly emit = (type: WatchEventType, obj: CachedObject): void => {
+    for (const { channel, sinks } of this.channels.values()) {
+      try {
+        channel.event(type, obj);
+      } catch {
+        for (const sink of [...sinks]) this.drop(sink);
+      }
+    }
+    for (const sink of this.lone) {
+      try {
+        sink.event(type, obj);
+      } catch {
+        this.drop(sink);
+      }
+    }
+  };
+
+  private drop(sink: WatchSink): void {
+    this.remove(sink);
+    try { sink.end(); } catch { /* the watch is gone either way */ }
+  }
+
+  /** The cache dropped its watchers (storage failure, shutdown): every watch ends, its client re-watches. */
+  private close(): void {
+    const sinks = [...this.lone, ...[...this.channels.values()].flatMap((c) => [...c.sinks])];
+    this.lone.clear();
+    this.channels.clear();
+    this.onEmpty();
+    for (const sink of sinks) {
+      try { sink.end(); } catch { /* closing is best effort */ }
+    }
+  }
 }
 
 /** Registers with the cache from `from`, delivering only events after `after`. */
@@ -162,15 +303,18 @@ function followStorage(storage: Storage, prefix: string, rv: number, deliver: (e
  * MODIFIED, leaving is DELETED with the previous state at the event's revision, a real delete is DELETED.
  */
 function selectionFilter(selection: Selection, sink: WatchSink): (e: CacheEvent) => void {
-  return (e) => {
-    if (selection.name !== undefined && e.current.name !== selection.name) return;
-    const before = e.previous ? selection.matches(e.previous) : false;
-    if (e.deleted) {
-      if (before) sink.event('DELETED', e.current);
-      return;
-    }
-    const now = selection.matches(e.current);
-    if (now) sink.event(before ? 'MODIFIED' : 'ADDED', e.current);
-    else if (before) sink.event('DELETED', restamp(e.previous!, e.revision));
-  };
+  const emit = (type: WatchEventType, obj: CachedObject) => sink.event(type, obj);
+  return (e) => selectEvent(selection, e, emit);
+}
+
+function selectEvent(selection: Selection, e: CacheEvent, emit: (type: WatchEventType, obj: CachedObject) => void): void {
+  if (selection.name !== undefined && e.current.name !== selection.name) return;
+  const before = e.previous ? selection.matches(e.previous) : false;
+  if (e.deleted) {
+    if (before) emit('DELETED', e.current);
+    return;
+  }
+  const now = selection.matches(e.current);
+  if (now) emit(before ? 'MODIFIED' : 'ADDED', e.current);
+  else if (before) emit('DELETED', restamp(e.previous!, e.revision));
 }

@@ -1,6 +1,8 @@
 // The watch stream over HTTP: one `{type, object}` JSON document per event (chunked on HTTP/1.1), bookmarks
 // on request, an ERROR event for failures after the stream started, Table and metadata-only event objects,
-// and a timeout as Kubernetes picks it. A watcher whose client stops reading is cut off.
+// and a timeout as Kubernetes picks it. A watcher whose client stops reading is cut off. Streams that write the
+// cache's JSON as is share a channel per selection (watch-channel.ts): an event is encoded and queued once for
+// all of them, and each writes the same buffer.
 import type { ServerResponse } from 'node:http';
 import { constants as http2constants, type ServerHttp2Stream } from 'node:http2';
 import * as status from '../../machinery/status.ts';
@@ -16,6 +18,7 @@ import { encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { watchFramer } from '../codecs/watch-frames.ts';
 import { FrameQueue, flushSoon, cancelFlush, atTurnEnd } from './watch-flush.ts';
+import { FrameChannel, type ChannelMember } from './watch-channel.ts';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 /** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
@@ -97,15 +100,25 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
       }, STALL_GRACE_MS);
     }
   };
-  function flush(): void {
-    const bytes = queued.take();
-    if (!bytes || ended || closed) return;
+  const writeBytes = (bytes: Uint8Array) => {
+    if (ended || closed) return;
     if (!headerWritten) writeHeader();
     out.write(bytes);
     if (live) checkBacklog();
+  };
+  /** What the shared channel queued for this stream before now goes first (a frame of its own comes after it). */
+  const takeOwed = () => {
+    if (!sink.channel) return;
+    for (const frame of sink.channel.owed(sink)) queued.push(frame);
+  };
+  function flush(): void {
+    takeOwed();
+    const bytes = queued.take();
+    if (bytes) writeBytes(bytes);
   }
   const write = (frame: string | Uint8Array) => {
     if (ended) return;
+    takeOwed();
     queued.push(frame);
     if (queued.length === 1) flushSoon(flush);
   };
@@ -133,6 +146,24 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     if (initialEventsEnd) metadata.annotations = { 'svc.io/initial-events-end': 'true' };
     return frame('BOOKMARK', eventObject({ kind: served.def.kind, apiVersion, metadata } as ApiObject));
   };
+  const sink: ChannelMember = {
+    event: (type, obj) => write(eventFrame(type, obj)),
+    bookmark: (rv, initialEventsEnd) => write(bookmarkFrame(rv, initialEventsEnd)),
+    error: (err) => {
+      write(frame('ERROR', (alias ? alias.error(err) : err).toStatus()));
+      finish();
+    },
+    end: () => finish(),
+    // Streams that write the cache's JSON as is get their live events through one channel per selection.
+    share: asCached ? JSON_CHANNEL : undefined,
+    channelCursor: 0,
+    takeChannel(frames, joined) {
+      if (queued.length === 0 && this.channelCursor === 0) { writeBytes(joined); return; }
+      for (let i = this.channelCursor; i < frames.length; i++) queued.push(frames[i]);
+      const bytes = queued.take();
+      if (bytes) writeBytes(bytes);
+    },
+  };
 
   // A client gone while the watch starts (a consistent read may wait) ends it as soon as it has started.
   res.on('close', () => {
@@ -140,15 +171,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     finish();
   });
   try {
-    active = await prepared.start({
-      event: (type, obj) => write(eventFrame(type, obj)),
-      bookmark: (rv, initialEventsEnd) => write(bookmarkFrame(rv, initialEventsEnd)),
-      error: (err) => {
-        write(frame('ERROR', (alias ? alias.error(err) : err).toStatus()));
-        finish();
-      },
-      end: finish,
-    });
+    active = await prepared.start(sink);
   } catch (err) {
     // Nothing was streamed: the failure is an ordinary error response.
     ended = true;
@@ -194,6 +217,9 @@ function sharedJsonFrame(type: WatchEventType, obj: CachedObject): Buffer {
   turnFrames.set(obj, { type, frame });
   return frame;
 }
+
+/** The channel of JSON streams that write the cached encoding: every event's frame is the same for all of them. */
+const JSON_CHANNEL = { key: 'cached-json', open: () => new FrameChannel(sharedJsonFrame) };
 
 /** Watches stream JSON, protobuf or CBOR, never YAML (no YAML stream framing, as in Kubernetes): another acceptable type, or 406. */
 function streamRepresentation(accept: string | undefined, rep: Representation): Representation {
