@@ -22,7 +22,9 @@ const USAGE = `usage: npm run bench -- [--quick] [--out FILE] [--only WORKLOAD] 
   --only TEXT      run only workloads whose name contains TEXT (for development)
   --markdown FILE  write the results table as markdown (bench/RESULTS.md)
   --keep           keep the temporary data directories and logs
-environment: CAPSTAN_ROOT=DIR benchmarks the Capstan checkout in DIR instead of this one`;
+environment: CAPSTAN_ROOT=DIR benchmarks the Capstan checkout in DIR instead of this one;
+  CAPSTAN_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR" passes node options to every Capstan server started,
+  FLOOR_NODE_ARGS the same to the HTTP floor`;
 
 function parseOptions(): Options {
   const { values } = parseArgs({

@@ -3,7 +3,7 @@ import { existsSync, openSync, closeSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:https';
 import type { ChildProcess } from 'node:child_process';
-import { spawnTracked, stopChild } from './children.ts';
+import { nodeArgsFrom, spawnTracked, stopChild } from './children.ts';
 import { freePort } from './ports.ts';
 import { sleep } from './proc.ts';
 import { readKubeconfigFile, type Target } from './tls.ts';
@@ -90,7 +90,8 @@ export async function startCapstan(o: StartCapstanOptions): Promise<CapstanServe
   const port = await freePort();
   const logPath = join(o.logDir, `${o.name}.log`);
   const logFd = openSync(logPath, 'a');
-  const args = ['src/cli.ts', 'serve', '--data-dir', o.dataDir, '--secure-port', String(port), '--bind-address', '127.0.0.1'];
+  // CAPSTAN_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to the server's node, to profile it under a workload.
+  const args = [...nodeArgsFrom('CAPSTAN_NODE_ARGS'), 'src/cli.ts', 'serve', '--data-dir', o.dataDir, '--secure-port', String(port), '--bind-address', '127.0.0.1'];
   if (o.etcdServers) args.push('--etcd-servers', o.etcdServers);
   const t0 = performance.now();
   const child = spawnTracked(process.execPath, args, { cwd: o.repoRoot, stdio: ['ignore', logFd, logFd] });

@@ -12,6 +12,11 @@ function track(child: ChildProcess): ChildProcess {
   return child;
 }
 
+/** Node options for a server the benchmark starts, from an environment variable (to profile it under load). */
+export function nodeArgsFrom(variable: string): string[] {
+  return (process.env[variable] ?? '').split(/\s+/).filter(Boolean);
+}
+
 export function spawnTracked(command: string, args: string[], options: SpawnOptions = {}): ChildProcess {
   return track(spawn(command, args, options));
 }

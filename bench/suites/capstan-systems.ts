@@ -10,7 +10,7 @@ export async function capstanEmbeddedSuite(ctx: Context): Promise<void> {
   if (!ctx.wants(...CAPSTAN_WORKLOADS)) return;
   const server = await startCapstan({ repoRoot: REPO_ROOT, dataDir: ctx.freshDir('capstan'), logDir: ctx.logDir, name: 'capstan' });
   try {
-    await capstanWorkloads(ctx, SYSTEMS.capstan, server.target);
+    await capstanWorkloads(ctx, SYSTEMS.capstan, server.target, server.pid);
   } finally {
     await server.stop();
   }
@@ -35,7 +35,7 @@ export async function capstanEtcdSuite(ctx: Context): Promise<void> {
       return;
     }
     try {
-      await capstanWorkloads(ctx, SYSTEMS.capstanEtcd, server.target);
+      await capstanWorkloads(ctx, SYSTEMS.capstanEtcd, server.target, server.pid);
     } finally {
       await server.stop();
     }

@@ -24,7 +24,7 @@ export async function seedObjects(ctx: Context, target: Target, namespace: strin
   return r;
 }
 
-export async function capstanWorkloads(ctx: Context, system: string, target: Target): Promise<void> {
+export async function capstanWorkloads(ctx: Context, system: string, target: Target, serverPid?: number): Promise<void> {
   const api = new ApiClient(target);
   // A workload that fails is noted and the next one still runs: one server bug must not hide the rest.
   const guard = async (workload: string, fn: () => Promise<void>) => {
@@ -63,7 +63,7 @@ export async function capstanWorkloads(ctx: Context, system: string, target: Tar
     }
     if (ctx.wants(W.list10k)) await guard(W.list10k, () => listFigure(ctx, system, W.list10k, target, configMapPath(GET_NAMESPACE), GET_COUNT, GET_PREFIX));
     if (!ctx.quick && ctx.wants(W.list10kPaged)) await guard(W.list10kPaged, () => listFigure(ctx, system, W.list10kPaged, target, configMapPath(GET_NAMESPACE), GET_COUNT, GET_PREFIX, 500));
-    if (ctx.wants(...FANOUT_WORKLOADS)) await guard('watch fan-out', () => capstanFanOut(ctx, system, target, api));
+    if (ctx.wants(...FANOUT_WORKLOADS)) await guard('watch fan-out', () => capstanFanOut(ctx, system, target, api, serverPid));
   } finally {
     api.close();
   }
@@ -78,8 +78,8 @@ async function listFigure(ctx: Context, system: string, workload: string, target
 }
 
 /** Capstan's fan-out: 1,000 objects to write to, watched from the resourceVersion of a fresh list. */
-async function capstanFanOut(ctx: Context, system: string, target: Target, api: ApiClient): Promise<void> {
+async function capstanFanOut(ctx: Context, system: string, target: Target, api: ApiClient, serverPid?: number): Promise<void> {
   await seedObjects(ctx, target, WATCH_NAMESPACE, WATCH_PREFIX, WATCHED_OBJECTS);
   const rv = await api.collectionResourceVersion(WATCH_NAMESPACE);
-  await fanOut(ctx, system, target, `${configMapPath(WATCH_NAMESPACE)}?watch=1&resourceVersion=${rv}`);
+  await fanOut(ctx, system, target, `${configMapPath(WATCH_NAMESPACE)}?watch=1&resourceVersion=${rv}`, serverPid);
 }

@@ -6,13 +6,19 @@ import { W } from '../lib/figures.ts';
 import { MsHistogram } from '../lib/stats.ts';
 import { WorkerClient } from '../lib/worker-client.ts';
 import { indexedName } from '../lib/configmap.ts';
-import { sleep } from '../lib/proc.ts';
+import { cpuSeconds, sleep } from '../lib/proc.ts';
 import type { Target } from '../lib/tls.ts';
 import type { PacedWriterResult } from '../loadgen/jobs.ts';
 import type { WatchCollect, WatchOpenResult, WatchSnapshot } from '../loadgen/watch-worker.ts';
 import { WATCH_NAMESPACE, WATCH_PREFIX } from './common.ts';
 
 export const FANOUT_WORKLOADS = [W.fanoutRate, W.fanoutP50, W.fanoutP99];
+
+/** CPU seconds used so far by each of `pids` (NaN for a process that is gone or unknown). */
+function cpuOf(pids: Array<number | undefined>): number[] {
+  return pids.map((pid) => (pid === undefined ? NaN : cpuSeconds(pid) ?? NaN));
+}
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 const WATCHERS = 1000;
 const WRITES_PER_S = 1000;
@@ -24,9 +30,11 @@ const GRACE_MS = (ctx: Context) => (ctx.quick ? 400 : 1500);
  * 1,000 watchers on one namespace (`path`, a watch of its ConfigMaps), in two child processes over 10
  * HTTP/2 connections, while a writer in a third process merge-patches a send-time stamp into the
  * namespace's objects at 1,000 writes/s. Events delivered per second are counted across all watchers;
- * latency is receive time minus the stamp. The same for every system that serves the path.
+ * latency is receive time minus the stamp. The same for every system that serves the path. With the
+ * server's pid, the CPU time the server and the watcher processes spend per event is recorded too: what a
+ * delivered event costs, whatever share of the cores the run got.
  */
-export async function fanOut(ctx: Context, system: string, target: Target, path: string): Promise<void> {
+export async function fanOut(ctx: Context, system: string, target: Target, path: string, serverPid?: number): Promise<void> {
   const names = Array.from({ length: WATCHED_OBJECTS }, (_, i) => indexedName(WATCH_PREFIX, i));
   const watchers = [0, 1].map(() => new WorkerClient(join(BENCH_DIR, 'loadgen', 'watch-worker.ts')));
   try {
@@ -39,6 +47,9 @@ export async function fanOut(ctx: Context, system: string, target: Target, path:
     const p99: number[] = [];
     const writes: number[] = [];
     const delivered: number[] = [];
+    const serverUs: number[] = [];
+    const serverCores: number[] = [];
+    const watcherUs: number[] = [];
     let closedAtEnd = 0;
     const durationS = ctx.quick ? 1 : 4;
     // Warm-up: the first writes through a fresh fan-out path run cold code.
@@ -46,10 +57,18 @@ export async function fanOut(ctx: Context, system: string, target: Target, path:
     await sleep(ctx.quick ? 300 : 1000);
     for (let run = 0; run < ctx.shape.runs; run++) {
       const marks = await Promise.all(watchers.map((w) => w.call<{ at: number }>({ kind: 'watch-mark' })));
+      const [server0, ...watchers0] = cpuOf([serverPid, ...watchers.map((w) => w.pid)]);
+      const wall0 = performance.now();
       const wr = await ctx.http().call<PacedWriterResult>({ kind: 'paced-writer', target, namespace: WATCH_NAMESPACE, names, ratePerS: WRITES_PER_S, durationS, connections: 64 });
       const snaps = await Promise.all(watchers.map((w) => w.call<WatchSnapshot>({ kind: 'watch-snapshot' })));
       await sleep(GRACE_MS(ctx)); // late events still count for latency and the delivered share
       const collected = await Promise.all(watchers.map((w) => w.call<WatchCollect>({ kind: 'watch-collect' })));
+      const [server1, ...watchers1] = cpuOf([serverPid, ...watchers.map((w) => w.pid)]);
+      const wallS = (performance.now() - wall0) / 1000;
+      const received = collected.reduce((n, c) => n + c.events, 0);
+      serverUs.push(((server1 - server0) * 1e6) / Math.max(1, received));
+      serverCores.push(((server1 - server0) / wallS) * 100);
+      watcherUs.push(((sum(watchers1) - sum(watchers0)) * 1e6) / Math.max(1, received));
       const seconds = (Math.max(...snaps.map((s) => s.at)) - Math.min(...marks.map((m) => m.at))) / 1000;
       rates.push(snaps.reduce((n, s) => n + s.events, 0) / seconds);
       const hist = new MsHistogram();
@@ -68,7 +87,13 @@ export async function fanOut(ctx: Context, system: string, target: Target, path:
     ctx.figures.add(system, W.fanoutP50, null, 'ms', p50);
     ctx.figures.add(system, W.fanoutP99, null, 'ms', p99);
     ctx.figures.add(system, W.fanoutWrites, null, 'writes/s', writes);
-    ctx.log(`${system} | watch fan-out | ${rates.map(Math.round).join(', ')} events/s; p50 ${p50.join(', ')} ms; p99 ${p99.join(', ')} ms; writes ${writes.map(Math.round).join(', ')}/s; ${note}`);
+    if (serverPid !== undefined) {
+      const cpuNote = 'CPU time (user + system) over the run and its grace period, per event the watchers received';
+      ctx.figures.add(system, W.fanoutServerCpu, null, 'µs/event', serverUs, `${cpuNote}; the writes' handling included`);
+      ctx.figures.add(system, W.fanoutServerBusy, null, '% of a core', serverCores, 'server CPU time / wall time over the run and its grace period');
+      ctx.figures.add(system, W.fanoutWatcherCpu, null, 'µs/event', watcherUs, `${cpuNote}; both watcher processes`);
+    }
+    ctx.log(`${system} | watch fan-out | ${rates.map(Math.round).join(', ')} events/s; p50 ${p50.join(', ')} ms; p99 ${p99.join(', ')} ms; writes ${writes.map(Math.round).join(', ')}/s; server ${serverUs.map((u) => u.toFixed(1)).join(', ')} µs/event at ${serverCores.map(Math.round).join(', ')}% of a core; watchers ${watcherUs.map((u) => u.toFixed(1)).join(', ')} µs/event; ${note}`);
     await Promise.all(watchers.map((w) => w.call({ kind: 'watch-close' })));
   } finally {
     await Promise.all(watchers.map((w) => w.close()));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Context } from '../lib/context.ts';
 import { BENCH_DIR } from '../lib/context.ts';
 import { SYSTEMS, W } from '../lib/figures.ts';
-import { forkTracked, stopChild } from '../lib/children.ts';
+import { forkTracked, nodeArgsFrom, stopChild } from '../lib/children.ts';
 import { capstanServingCert, generateServingCert, describeKeyAlgorithm, readKubeconfigFile, type Target } from '../lib/tls.ts';
 import { configMapPath } from '../lib/configmap.ts';
 import { autocannonFigure, h2Figure, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, UPDATE_PREFIX, WATCH_NAMESPACE } from './common.ts';
@@ -25,7 +25,7 @@ export async function floorSuite(ctx: Context): Promise<void> {
   const creds = ctx.capstanPkiDir ? readKubeconfigFile(join(ctx.capstanPkiDir, 'admin.kubeconfig')) : null;
   const args = ['--cert', join(dir, 'cert.pem'), '--key', join(dir, 'key.pem')];
   if (creds?.ca) { writeFileSync(join(dir, 'ca.pem'), creds.ca); args.push('--ca', join(dir, 'ca.pem')); }
-  const child = forkTracked(join(BENCH_DIR, 'floor-server.ts'), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkTracked(join(BENCH_DIR, 'floor-server.ts'), args, { execArgv: nodeArgsFrom('FLOOR_NODE_ARGS'), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     const port = await new Promise<number>((resolve, reject) => {
       child.once('message', (m: { port: number }) => resolve(m.port));
@@ -42,7 +42,7 @@ export async function floorSuite(ctx: Context): Promise<void> {
       await h2Figure(ctx, S, W.getH2, target, { type: 'get-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT });
     }
     // The floor stores nothing: its watches start now, and each of the writer's patches is one event.
-    if (ctx.wants(...FANOUT_WORKLOADS)) await fanOut(ctx, S, target, `${configMapPath(WATCH_NAMESPACE)}?watch=1`);
+    if (ctx.wants(...FANOUT_WORKLOADS)) await fanOut(ctx, S, target, `${configMapPath(WATCH_NAMESPACE)}?watch=1`, child.pid);
   } finally {
     await stopChild(child);
   }
