@@ -277,7 +277,7 @@ export class ResourceStore {
     const obj = this.prepareUpdate(next, old, opts);
     this.throwIfInvalid(obj, [
       ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-      ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
+      ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn, updateChecked: true }),
       ...validateStructure(obj, this.storageSchema),
       ...(this.def.validateUpdate?.(obj, old, opts.ctx) ?? []),
     ]);

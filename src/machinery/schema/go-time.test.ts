@@ -54,3 +54,12 @@ test('bad times give Go time.Parse error texts', () => {
   ];
   for (const [input, error] of cases) assert.deepEqual(parseGoTime(input, false), { ok: false, error }, input);
 });
+
+test('a time parsed again answers the same, as Time and as MicroTime apart', () => {
+  const t = '2024-03-04T05:06:07Z';
+  const first = parseGoTime(t, false);
+  assert.deepEqual(parseGoTime(t, false), first);
+  assert.deepEqual(first, { ok: true, text: t });
+  assert.equal(parseGoTime(t, true).ok, false);
+  assert.deepEqual(parseGoTime(t, false), { ok: true, text: t });
+});

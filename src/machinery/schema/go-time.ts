@@ -11,13 +11,30 @@ const MICRO_CHUNKS: [string, Std][] = [['', '2006'], ['-', '01'], ['-', '02'], [
 const CANONICAL_TIME = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)Z$/;
 const CANONICAL_MICRO = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)\.\d{6}Z$/;
 
-export type TimeParse = { ok: true; text: string | null } | { ok: false; error: string };
+export type TimeParse = Readonly<{ ok: true; text: string | null } | { ok: false; error: string }>;
 
 /**
  * Parses `value` as Kubernetes' metav1.Time (`micro` false) or MicroTime (`micro` true) does and returns
  * the stored text (UTC, seconds or microseconds), or null for Go's zero time (which encodes as null).
  */
 export function parseGoTime(value: string, micro: boolean): TimeParse {
+  // Bodies repeat the times of their second (managedFields, creation): the answers for them are kept.
+  const recent = micro ? recentMicro : recentTimes;
+  const known = recent.get(value);
+  if (known) return known;
+  const parsed = parse(value, micro);
+  if (parsed.ok) {
+    if (recent.size >= MAX_RECENT) recent.clear();
+    recent.set(value, parsed);
+  }
+  return parsed;
+}
+
+const MAX_RECENT = 64;
+const recentTimes = new Map<string, TimeParse>();
+const recentMicro = new Map<string, TimeParse>();
+
+function parse(value: string, micro: boolean): TimeParse {
   const canonical = (micro ? CANONICAL_MICRO : CANONICAL_TIME).exec(value);
   if (canonical) {
     const [, y, mo, d, h, mi, s] = canonical;

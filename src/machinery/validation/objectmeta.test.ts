@@ -197,3 +197,16 @@ test('validateConditions', () => {
     'c[0].reason: Required value: must be set',
   ]);
 });
+
+test('after validateObjectMetaUpdate, validateObjectMeta leaves out the checks it made: the same errors, each once', () => {
+  const oldMeta = { name: 'a', namespace: 'ns', uid: 'u', resourceVersion: '1', creationTimestamp: '2024-01-01T00:00:00Z' };
+  const newMeta = {
+    ...oldMeta, name: 'A_', generation: -1, labels: { 'bad key': 'x' }, annotations: { '/': 'y' },
+    ownerReferences: [{ apiVersion: '', kind: '', name: '', uid: '' }], finalizers: ['bad finalizer'], managedFields: [{ operation: 'Nope' }],
+  };
+  const update = texts(validateObjectMetaUpdate(newMeta, oldMeta));
+  const all = [...update, ...texts(validateObjectMeta(newMeta, namespaced))];
+  const once = [...update, ...texts(validateObjectMeta(newMeta, { ...namespaced, updateChecked: true }))];
+  assert.deepEqual([...new Set(once)], [...new Set(all)]);
+  assert.ok(once.length < all.length);
+});

@@ -237,6 +237,9 @@ export interface ObjectMetaValidationOptions {
   namespaced: boolean;
   /** The kind's name rule, e.g. nameIsDNSSubdomain; prefix=true is used for generateName. */
   nameFn: NameValidator;
+  /** validateObjectMetaUpdate checked this metadata already: its checks (labels, annotations, owner
+   *  references, managed fields) are not made again (the registry answers each error text once anyway). */
+  updateChecked?: boolean;
 }
 
 /**
@@ -254,11 +257,11 @@ export function validateObjectMeta(meta: ObjectMetaInput | undefined | null, opt
   } else {
     for (const msg of opts.nameFn(m.name, false)) errs.push(invalid(child(path, 'name'), m.name, msg));
   }
-  errs.push(...validateMetaCommon(m, opts.namespaced, path));
+  errs.push(...validateMetaCommon(m, opts.namespaced, path, !!opts.updateChecked));
   return errs;
 }
 
-function validateMetaCommon(m: ObjectMetaInput, namespaced: boolean, path: string): FieldError[] {
+function validateMetaCommon(m: ObjectMetaInput, namespaced: boolean, path: string, updateChecked: boolean): FieldError[] {
   const errs: FieldError[] = [];
   const nsPath = child(path, 'namespace');
   if (namespaced) {
@@ -268,11 +271,11 @@ function validateMetaCommon(m: ObjectMetaInput, namespaced: boolean, path: strin
     errs.push(forbidden(nsPath, 'not allowed on this type'));
   }
   errs.push(...validateNonnegativeField(m.generation, child(path, 'generation')));
-  errs.push(...validateLabels(m.labels, child(path, 'labels')));
-  errs.push(...validateAnnotations(m.annotations, child(path, 'annotations')));
-  errs.push(...validateOwnerReferences(m.ownerReferences, child(path, 'ownerReferences')));
+  if (!updateChecked) errs.push(...validateLabels(m.labels, child(path, 'labels')));
+  if (!updateChecked) errs.push(...validateAnnotations(m.annotations, child(path, 'annotations')));
+  if (!updateChecked) errs.push(...validateOwnerReferences(m.ownerReferences, child(path, 'ownerReferences')));
   errs.push(...validateFinalizers(m.finalizers, child(path, 'finalizers')));
-  errs.push(...validateManagedFields(m.managedFields, child(path, 'managedFields')));
+  if (!updateChecked) errs.push(...validateManagedFields(m.managedFields, child(path, 'managedFields')));
   return errs;
 }
 
