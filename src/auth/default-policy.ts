@@ -4,7 +4,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import type { RequestContext } from '../apis/kind.ts';
 import { StatusError } from '../machinery/status.ts';
 import type { ResourceStore } from '../registry/store.ts';
-import { deepEqual } from '../machinery/schema/walk.ts';
+import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { clusterRoleBindings, clusterRoles, namespaceRoleBindings, namespaceRoles } from './authz/rbac/bootstrap-policy.ts';
 import { reconcileBinding, reconcileRole, type Reconciled } from './authz/rbac/reconcile.ts';
 import { aggregatedRules } from './authz/rbac/aggregation.ts';
@@ -18,10 +18,10 @@ async function apply<T extends { metadata: { name?: string; namespace?: string }
   const name = expected.metadata.name!;
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = store.current(ns, name)?.object as T | undefined;
-    const r = reconcile(existing ? structuredClone(existing) : undefined, expected);
+    const r = reconcile(existing ? deepClone(existing) : undefined, expected);
     try {
       if (r.action === 'none') return;
-      const obj = { apiVersion: `${RBAC_GROUP}/v1`, kind, ...structuredClone(r.object) } as unknown as ApiObject;
+      const obj = { apiVersion: `${RBAC_GROUP}/v1`, kind, ...deepClone(r.object) } as unknown as ApiObject;
       if (r.action === 'create') {
         await store.create(ns, obj, { ctx, dryRun: false });
       } else if (r.action === 'update') {
@@ -62,22 +62,44 @@ export async function ensureDefaultPolicy(lookup: StoreLookup): Promise<void> {
   await aggregateAll(cRoles);
 }
 
-/** One pass of the aggregation controller over every aggregated cluster role, to a fixed point. */
+/** The aggregation controller's work over every aggregated cluster role, to a fixed point. The fixed point
+ *  is found in memory first (roles aggregated into other aggregated roles: edit into admin), so that each
+ *  role is written once; a look at what was written then confirms it (another writer may have come between). */
 export async function aggregateAll(cRoles: ResourceStore): Promise<void> {
   for (let round = 0; round < 5; round++) {
-    let written = 0;
-    const all = cRoles.cache.list().map((c) => c.object as ClusterRole);
-    for (const role of all) {
-      if (!role.aggregationRule) continue;
-      const rules = aggregatedRules(role, all);
-      if (deepEqual(rules, role.rules ?? [])) continue;
-      written = Math.max(written, await writeRules(cRoles, role.metadata.name!, rules));
+    const stored = cRoles.cache.list().map((c) => c.object as ClusterRole);
+    const settled = settleAggregation(stored);
+    const writes: Promise<number>[] = [];
+    for (let i = 0; i < stored.length; i++) {
+      if (settled[i] !== stored[i]) writes.push(writeRules(cRoles, stored[i].metadata.name!, settled[i].rules ?? []));
     }
+    const written = Math.max(0, ...(await Promise.all(writes)));
     if (!written) return;
-    // Roles aggregated into other aggregated roles (edit into admin) need another round on what was written.
     await cRoles.cache.waitFor(written, 1000);
   }
 }
+
+/** The roles with each aggregated role's rules replaced by what it gathers, repeated until nothing changes
+ *  (a role unchanged is the same object). */
+function settleAggregation(roles: readonly ClusterRole[]): ClusterRole[] {
+  const current = [...roles];
+  for (let pass = 0; pass < MAX_AGGREGATION_PASSES; pass++) {
+    let changed = false;
+    for (let i = 0; i < current.length; i++) {
+      const role = current[i];
+      if (!role.aggregationRule) continue;
+      const rules = aggregatedRules(role, current);
+      if (deepEqual(rules, role.rules ?? [])) continue;
+      current[i] = { ...role, rules };
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  return current;
+}
+
+/** Aggregation chains are short (view into edit into admin); a cycle of selectors stops here. */
+const MAX_AGGREGATION_PASSES = 10;
 
 /** Replaces an aggregated role's rules; answers the revision written (0 when the role is gone). */
 export async function writeRules(cRoles: ResourceStore, name: string, rules: unknown[]): Promise<number> {

@@ -49,6 +49,14 @@ test('aggregation skips the role itself and duplicate rules, in name order', () 
   assert.deepEqual(aggregatedRules(target, [target, b, a, other]).map((r) => r.resources![0]), ['a', 'b']);
 });
 
+test('aggregation: rules equal but for key order or absent fields count once; an invalid selector selects nothing', () => {
+  const target: ClusterRole = { metadata: { name: 't' }, aggregationRule: { clusterRoleSelectors: [{ matchExpressions: [{ key: 'x', operator: 'Bogus' }] }, { matchLabels: { pick: 'yes' } }] } };
+  const a: ClusterRole = { metadata: { name: 'a', labels: { pick: 'yes' } }, rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
+  const b: ClusterRole = { metadata: { name: 'b', labels: { pick: 'yes' } }, rules: [{ resources: ['pods'], apiGroups: [''], verbs: ['get'], resourceNames: undefined }, { verbs: ['get'], apiGroups: [''], resources: ['pods'], resourceNames: ['p'] }] };
+  const c: ClusterRole = { metadata: { name: 'c', labels: { x: 'y' } }, rules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }] };
+  assert.deepEqual(aggregatedRules(target, [c, b, a]), [a.rules![0], b.rules![1]]);
+});
+
 test('reconciliation adds what is missing, keeps additions, and respects autoupdate=false', () => {
   const expected = clusterRoles().find((r) => r.metadata.name === 'system:basic-user')!;
   assert.equal(reconcileRole(undefined, expected).action, 'create');
