@@ -157,6 +157,28 @@ describe('WatchCache', () => {
     }
   });
 
+  it('keeps the key order through a run of creates longer than it places one by one, and removals during it', async () => {
+    const storage = SqliteStorage.open(':memory:');
+    const cache = await started(storage);
+    try {
+      assert.deepEqual(cache.list(), []);
+      const names = Array.from({ length: 5000 }, (_, i) => `n${(i * 7919) % 5000}`);
+      await Promise.all(names.map((n) => storage.create(`${P}ns/${n}`, cm('ns', n))));
+      await storage.delete(`${P}ns/n4999`);
+      await storage.create(`${P}ns/n4999x`, cm('ns', 'n4999x'));
+      await settle(cache, storage);
+      const expected = [...names.filter((n) => n !== 'n4999'), 'n4999x'].sort();
+      assert.deepEqual(cache.list().map((o) => o.name), expected);
+      assert.equal(cache.countFrom(P + 'ns/'), 5000);
+      await storage.create(`${P}ns/a`, cm('ns', 'a'));
+      await settle(cache, storage);
+      assert.deepEqual(cache.list(P + 'ns/').slice(0, 2).map((o) => o.name), ['a', 'n0']);
+    } finally {
+      cache.stop();
+      await storage.close();
+    }
+  });
+
   it('replays the kept events after a revision, then streams live ones, in order', async () => {
     const storage = SqliteStorage.open(':memory:');
     const cache = await started(storage);

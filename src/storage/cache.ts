@@ -132,6 +132,9 @@ export function restamp(obj: CachedObject, revision: number): CachedObject {
   return new LeanObject(obj.key, obj.namespace, revision, JSON.stringify(object), obj.meta ?? metaOf(object.metadata), object);
 }
 
+/** Inserts placed in the key order however many keys there are (see WatchCache.insertsUnread). */
+const MIN_INSERTS_KEPT = 4096;
+
 /** Settled writes whose events are still awaited, at most (beyond that their events are decoded). */
 const MAX_EXPECTED = 10_000;
 
@@ -141,6 +144,9 @@ export class WatchCache {
   private objects = new Map<string, CachedObject>();
   /** Keys in order, built on first use after a (re)load and kept sorted as keys come and go. */
   private sortedKeys: SortedKeys | undefined = new SortedKeys();
+  /** Keys inserted since the order was last read: past a quarter of the keys, sorting them all again on the
+   *  next read costs no more than placing each, so the order is dropped until then. */
+  private insertsUnread = 0;
   private events: CacheEvent[] = [];
   private eventStart = 0; // index of the oldest event in `events`
   /** How many recent events are kept (settable until the first event arrives). */
@@ -301,6 +307,7 @@ export class WatchCache {
 
   private keysInOrder(): SortedKeys {
     this.sortedKeys ??= SortedKeys.from(this.objects.keys());
+    this.insertsUnread = 0;
     return this.sortedKeys;
   }
 
@@ -314,7 +321,10 @@ export class WatchCache {
         if (expected && e.kv.modRevision >= expected.until) this.expected.delete(e.kv.key);
         const current = expected && expected.encoded.value === e.kv.value ? expected.encoded.at(e.kv.key, e.kv.modRevision) : decodeKv(e.kv);
         this.objects.set(e.kv.key, current);
-        if (!previous) this.sortedKeys?.insert(e.kv.key);
+        if (!previous && this.sortedKeys) {
+          if (++this.insertsUnread > Math.max(MIN_INSERTS_KEPT, this.objects.size >>> 2)) this.sortedKeys = undefined;
+          else this.sortedKeys.insert(e.kv.key);
+        }
         event = { revision: e.kv.modRevision, current, previous, deleted: false };
       } else {
         this.objects.delete(e.kv.key);
