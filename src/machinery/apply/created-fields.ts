@@ -2,12 +2,18 @@
 // type and endpoint, and shared (the sets are never changed, and write back the same FieldsV1 object).
 import type { FieldSet } from './fieldset.ts';
 import type { TypeRef } from './schema-view.ts';
-import { shapeOf } from './shape.ts';
+import { hasShape, shapeNodeOf, shapeOf, type ShapeNode } from './shape.ts';
 
 /** Shapes remembered per type and endpoint; the oldest goes first. */
 const MAX_SHAPES = 256;
 
-const byType = new WeakMap<object, Map<FieldSet | undefined, Map<string, FieldSet>>>();
+interface Shapes {
+  bytext: Map<string, FieldSet>;
+  /** The last shape seen: an object of it is recognised without making its shape text. */
+  last?: { node: ShapeNode; set: FieldSet };
+}
+
+const byType = new WeakMap<object, Map<FieldSet | undefined, Shapes>>();
 
 /**
  * The field set a creation of `obj` records, with `ignored` the fields its endpoint resets: `compute()`'s
@@ -18,13 +24,15 @@ export function createdFields(type: TypeRef, ignored: FieldSet | undefined, obj:
   let byEndpoint = byType.get(type);
   if (!byEndpoint) { byEndpoint = new Map(); byType.set(type, byEndpoint); }
   let shapes = byEndpoint.get(ignored);
-  if (!shapes) { shapes = new Map(); byEndpoint.set(ignored, shapes); }
+  if (!shapes) { shapes = { bytext: new Map() }; byEndpoint.set(ignored, shapes); }
+  if (shapes.last && hasShape(obj, shapes.last.node)) return shapes.last.set;
   const shape = shapeOf(obj);
-  let set = shapes.get(shape);
+  let set = shapes.bytext.get(shape);
   if (!set) {
     set = compute();
-    if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value!);
-    shapes.set(shape, set);
+    if (shapes.bytext.size >= MAX_SHAPES) shapes.bytext.delete(shapes.bytext.keys().next().value!);
+    shapes.bytext.set(shape, set);
   }
+  shapes.last = { node: shapeNodeOf(obj), set };
   return set;
 }

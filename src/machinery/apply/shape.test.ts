@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { shapeOf } from './shape.ts';
+import { hasShape, shapeNodeOf, shapeOf } from './shape.ts';
 import { createdFields } from './created-fields.ts';
 import { FieldSet } from './fieldset.ts';
 import { fieldElement as f } from './path.ts';
@@ -39,6 +39,21 @@ describe('shapeOf', () => {
     assert.notEqual(shapeOf({ x: ['a,s1:b'] }), shapeOf({ x: ['a', 'b'] }));
     assert.notEqual(shapeOf({ x: [1, 2] }), shapeOf({ x: [12] }));
     assert.notEqual(shapeOf({ x: true }), shapeOf({ x: false }));
+  });
+});
+
+describe('hasShape', () => {
+  it('agrees with comparing shape texts', () => {
+    const objects: unknown[] = [
+      { a: '1', b: { c: [1, 'x'], d: null } }, { a: '2', b: { c: [1, 'x'], d: null } }, { a: '2', b: { c: [1, 'y'], d: null } },
+      { b: { c: [1, 'x'], d: null }, a: '1' }, { a: 1, b: { c: [1, 'x'], d: null } }, { a: '1', b: { c: [1, 'x'] } },
+      { a: '1', b: { c: [1, 'x'], d: null, e: undefined } }, { a: '1', b: [] }, { a: '1', b: {} }, { a: '1' }, {}, [], null, 'x', 3, true,
+      { list: 'x' }, { keys: [], kids: [] },
+    ];
+    for (const x of objects) {
+      const node = shapeNodeOf(x);
+      for (const y of objects) assert.equal(hasShape(y, node), shapeOf(x) === shapeOf(y), `${JSON.stringify(x)} ~ ${JSON.stringify(y)}`);
+    }
   });
 });
 

@@ -36,3 +36,33 @@ function shape(v: unknown, inList: boolean): string {
       return '?' + String(Math.random());
   }
 }
+
+/** A shape kept to compare other objects with (hasShape), without making their shape text: scalars by their
+ *  tag, maps by their keys in order, lists by their shape text. */
+export type ShapeNode = string | { readonly keys: readonly string[]; readonly kids: readonly ShapeNode[] } | { readonly list: string };
+
+export function shapeNodeOf(v: unknown): ShapeNode {
+  if (v === null || typeof v !== 'object') return shape(v, false);
+  if (Array.isArray(v)) return { list: shape(v, false) };
+  const keys: string[] = [];
+  const kids: ShapeNode[] = [];
+  for (const k in v) {
+    keys.push(k);
+    kids.push(shapeNodeOf((v as Record<string, unknown>)[k]));
+  }
+  return { keys, kids };
+}
+
+/** Whether `v` has the shape `node` was made from: shapeOf(v) === shapeOf(the object of `node`). */
+export function hasShape(v: unknown, node: ShapeNode): boolean {
+  if (typeof node === 'string') return (v === null || typeof v !== 'object') && shape(v, false) === node;
+  if (v === null || typeof v !== 'object') return false;
+  if ('list' in node) return Array.isArray(v) && shape(v, false) === node.list;
+  if (Array.isArray(v)) return false;
+  let i = 0;
+  for (const k in v) {
+    if (i >= node.keys.length || k !== node.keys[i] || !hasShape((v as Record<string, unknown>)[k], node.kids[i])) return false;
+    i++;
+  }
+  return i === node.keys.length;
+}
