@@ -30,9 +30,17 @@ export function createdFields(type: TypeRef, ignored: FieldSet | undefined, obj:
   let set = shapes.bytext.get(shape);
   if (!set) {
     set = compute();
+    // Every object of the shape shares the set's FieldsV1: frozen, so that a change to one throws instead of
+    // changing the others.
+    deepFreeze(set.toFieldsV1());
     if (shapes.bytext.size >= MAX_SHAPES) shapes.bytext.delete(shapes.bytext.keys().next().value!);
     shapes.bytext.set(shape, set);
   }
   shapes.last = { node: shapeNodeOf(obj), set };
   return set;
+}
+
+function deepFreeze(node: Record<string, unknown>): void {
+  for (const k in node) deepFreeze(node[k] as Record<string, unknown>);
+  Object.freeze(node);
 }

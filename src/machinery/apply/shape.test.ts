@@ -68,5 +68,7 @@ describe('createdFields', () => {
     assert.equal(computed, 2);
     createdFields(WIDGET, FieldSet.of([f('status')]), { data: { a: '1' } }, compute);
     assert.equal(computed, 3);
+    // The FieldsV1 every object of a shape shares cannot be changed through one of them.
+    assert.throws(() => { (first.toFieldsV1()['f:data'] as Record<string, unknown>)['f:x'] = {}; }, TypeError);
   });
 });
