@@ -172,6 +172,47 @@ describe('SqliteStorage', () => {
     }
   });
 
+  it('compacts while writes checkpoint, leaving an intact database with every write', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const s = SqliteStorage.open(path);
+      // A long history: its compaction takes many chunks.
+      let live = await Promise.all(Array.from({ length: 4000 }, (_, i) => s.create(`/k/old/${i}`, 'v0')));
+      for (const value of ['v1', 'v2']) live = await Promise.all(live.map((kv) => s.update(kv.key, value, kv.modRevision)));
+      const at = await s.currentRevision();
+      // Compaction chunks run between the transactions of these writes, whose checkpoints come every 1000.
+      const compaction = s.compact(at);
+      let finished = false;
+      void compaction.then(() => (finished = true));
+      let round = 0;
+      while (!finished || round < 10) {
+        await Promise.all(Array.from({ length: 200 }, (_, i) => s.create(`/k/new/${round}/${i}`, 'n')));
+        round += 1;
+      }
+      await compaction;
+      await s.close();
+
+      const raw = new DatabaseSync(path);
+      try {
+        assert.equal((raw.prepare('PRAGMA integrity_check').get() as { integrity_check: string }).integrity_check, 'ok');
+      } finally {
+        raw.close();
+      }
+      const again = SqliteStorage.open(path);
+      try {
+        assert.equal(await again.compactedRevision(), at);
+        assert.equal(await again.count('/k/old/'), 4000);
+        assert.equal(await again.count('/k/new/'), round * 200);
+        assert.deepEqual(new Set((await again.range('/k/old/')).kvs.map((kv) => kv.value)), new Set(['v2']));
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await remove();
+    }
+  });
+
   it('reports a compacted watch through onError, never by throwing', async () => {
     const s = SqliteStorage.open(':memory:');
     try {

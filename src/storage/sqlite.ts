@@ -27,7 +27,9 @@
 // Checkpoints (copying the WAL into the database file) are the store's too, for the same reason: every
 // CHECKPOINT_EVERY writes, once the WAL is on disk and before the next transaction, the pages are copied
 // without SQLite's own syncs and the database file is then flushed on the thread pool; the next
-// transaction, which may start the WAL over, waits for that flush.
+// transaction, which may start the WAL over, waits for that flush. Compaction's transactions, which are
+// answered without a flush of their own, wait for it too, and a checkpoint that would copy one of them
+// flushes the WAL first: the database file never holds a page that the WAL could still lose.
 
 import { closeSync, fdatasync, fdatasyncSync, openSync } from 'node:fs';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
@@ -266,6 +268,10 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private sinceCheckpoint = 0;
   /** A checkpoint's database flush is under way: no transaction starts (it could start the WAL over). */
   private checkpointing = false;
+  /** Compaction chunks waiting for the checkpoint under way to end. */
+  private afterCheckpoint: Array<() => void> = [];
+  /** A transaction that no flush covers was committed (a compaction chunk): a checkpoint flushes the WAL first. */
+  private walDirty = false;
   /** Called when nothing is flushing any more (close waits for that). */
   private onIdle: Array<() => void> = [];
   /** Revision of the newest committed transaction (the next write gets rev + 1). */
@@ -442,6 +448,8 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
 
   /** Flushes the WAL on the thread pool; the round (and any before it) is answered once that is done. */
   private flushWal(round: PendingRound): void {
+    // This flush covers everything committed so far.
+    this.walDirty = false;
     this.flushing.push(round);
     for (const op of round.batch) this.flushingKeys.set(op.key, (this.flushingKeys.get(op.key) ?? 0) + 1);
     this.sinceCheckpoint += round.events.length;
@@ -478,10 +486,24 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     if (this.queue.length > 0 && !this.broken && !this.closed) this.scheduleFlush();
   }
 
-  /** Copies the WAL (all of it on disk) into the database file, then flushes that on the thread pool. */
+  /** Copies the WAL into the database file, then flushes that on the thread pool; a WAL that holds a
+   *  transaction no flush covered (compaction's) is flushed first. */
   private checkpoint(): void {
     this.sinceCheckpoint = 0;
     this.checkpointing = true;
+    if (!this.walDirty) {
+      this.copyWalIntoDatabase();
+      return;
+    }
+    this.walDirty = false;
+    fdatasync(this.walFd!, (err) => {
+      if (err) this.checkpointEnded(err);
+      else this.copyWalIntoDatabase();
+    });
+  }
+
+  /** The checkpoint proper, with every page of the WAL on disk. */
+  private copyWalIntoDatabase(): void {
     try {
       // SQLite would flush the WAL (already on disk) and then the database file, blocking the event loop.
       this.db.exec('PRAGMA synchronous = OFF');
@@ -491,11 +513,14 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     } finally {
       this.db.exec('PRAGMA synchronous = NORMAL');
     }
-    fdatasync(this.dbFd!, (err) => {
-      this.checkpointing = false;
-      if (err && !this.broken) this.fail(err);
-      this.afterDiskWork();
-    });
+    fdatasync(this.dbFd!, (err) => this.checkpointEnded(err));
+  }
+
+  private checkpointEnded(err: Error | null): void {
+    this.checkpointing = false;
+    if (err && !this.broken) this.fail(err);
+    for (const resume of this.afterCheckpoint.splice(0)) resume();
+    this.afterDiskWork();
   }
 
   /** Resolves once no flush or checkpoint is under way. */
@@ -694,7 +719,9 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     this.compacted = revision;
     let first = true;
     while (this.compactCursor < revision) {
-      if (this.closed) throw this.unavailable();
+      // The chunk is a transaction: it must not start the WAL over while a checkpoint's flush is under way.
+      while (this.checkpointing) await new Promise<void>((resume) => this.afterCheckpoint.push(resume));
+      if (this.closed || this.broken) throw this.unavailable();
       const upTo = Math.min(revision, this.compactCursor + COMPACT_CHUNK);
       this.sql.begin.run();
       try {
@@ -715,11 +742,17 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
         if (this.db.isTransaction) this.sql.rollback.run();
         throw err;
       }
+      this.walDirty = true;
       first = false;
       this.compactCursor = upTo;
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (first) this.sql.metaSet.run(revision, 'compacted');
+    if (first) {
+      while (this.checkpointing) await new Promise<void>((resume) => this.afterCheckpoint.push(resume));
+      if (this.closed || this.broken) throw this.unavailable();
+      this.sql.metaSet.run(revision, 'compacted');
+      this.walDirty = true;
+    }
   }
 
   // ---- lifecycle ----
