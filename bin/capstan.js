@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The package's `capstan` command: runs the CLI on Node 24 (type stripping, node:sqlite). When the Node on
 // PATH is older, it re-runs itself with the Node 24 the package installs as a dependency.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,14 @@ if (major >= 24) {
 } else {
   const require = createRequire(import.meta.url);
   const node = join(dirname(require.resolve('node/package.json')), 'bin', 'node');
-  const r = spawnSync(node, [join(here, '..', 'src', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
-  process.exitCode = r.status ?? 1;
+  const child = spawn(node, [join(here, '..', 'src', 'cli.ts'), ...process.argv.slice(2)], { stdio: 'inherit' });
+  // The server stops on the signal the command gets, and the command exits as the server did.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
+    else process.exitCode = code ?? 1;
+  });
 }

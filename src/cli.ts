@@ -28,12 +28,12 @@ async function main(argv: string[]): Promise<number> {
   const logger = pino({ level: logLevel, base: { component: 'capstan' } }, pino.destination(2));
   const log = (line: string) => logger.info(line);
   const server = await startServer({ ...opts, log });
-  process.stdout.write(`Capstan is serving ${server.url}; admin kubeconfig: ${server.kubeconfigPath} (try: kubectl --kubeconfig ${server.kubeconfigPath} get ns)\n`);
-  // What this start compiled is on disk now, not only at a clean exit.
-  flushCompileCache();
-  const trim = startMemoryTrim();
-  await new Promise<void>((resolve) => {
+  let trim: ReturnType<typeof startMemoryTrim> | undefined;
+  let stopping = false;
+  // Listening for the signals before saying it serves: whoever reads that line may stop it at once.
+  const stopped = new Promise<void>((resolve) => {
     const stop = (signal: string) => {
+      stopping = true;
       log(`received ${signal}, shutting down`);
       trim?.stop();
       server.stop().then(resolve, (err) => { log(`shutdown failed: ${(err as Error).message}`); resolve(); });
@@ -41,6 +41,11 @@ async function main(argv: string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  process.stdout.write(`Capstan is serving ${server.url}; admin kubeconfig: ${server.kubeconfigPath} (try: kubectl --kubeconfig ${server.kubeconfigPath} get ns)\n`);
+  // What this start compiled is on disk now, not only at a clean exit.
+  flushCompileCache();
+  if (!stopping) trim = startMemoryTrim();
+  await stopped;
   return 0;
 }
 
