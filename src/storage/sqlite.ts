@@ -719,9 +719,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     this.compacted = revision;
     let first = true;
     while (this.compactCursor < revision) {
-      // The chunk is a transaction: it must not start the WAL over while a checkpoint's flush is under way.
-      while (this.checkpointing) await new Promise<void>((resume) => this.afterCheckpoint.push(resume));
-      if (this.closed || this.broken) throw this.unavailable();
+      await this.readyForTransaction();
       const upTo = Math.min(revision, this.compactCursor + COMPACT_CHUNK);
       this.sql.begin.run();
       try {
@@ -748,11 +746,17 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (first) {
-      while (this.checkpointing) await new Promise<void>((resume) => this.afterCheckpoint.push(resume));
-      if (this.closed || this.broken) throw this.unavailable();
+      await this.readyForTransaction();
       this.sql.metaSet.run(revision, 'compacted');
       this.walDirty = true;
     }
+  }
+
+  /** Waits until a transaction outside the write queue may start: not while a checkpoint's flush is under
+   *  way (the transaction could start the WAL over); throws once the store is closed or broken. */
+  private async readyForTransaction(): Promise<void> {
+    while (this.checkpointing) await new Promise<void>((resume) => this.afterCheckpoint.push(resume));
+    if (this.closed || this.broken) throw this.unavailable();
   }
 
   // ---- lifecycle ----
