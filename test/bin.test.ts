@@ -3,10 +3,11 @@
 // command must stop that child too (no server left running without its parent).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { serveProcess } from './support/serve-process.ts';
 
 const BIN = join(import.meta.dirname, '..', 'bin', 'capstan.js');
 
@@ -43,16 +44,7 @@ async function processesServing(dataDir: string): Promise<number[]> {
 async function serveAndStop(node: string, signal: NodeJS.Signals): Promise<{ code: number | null; left: number[] }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'capstan-bin-'));
   try {
-    const child = spawn(node, [BIN, 'serve', '--data-dir', dataDir, '--secure-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d) => {
-        out += d;
-        if (/serving https:\/\//.test(out)) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`capstan exited early with ${code}`)));
-    });
+    const { child, exited } = await serveProcess(dataDir, { node, script: BIN });
     child.kill(signal);
     const code = await exited;
     // The server's own process may take a moment after its parent is gone.

@@ -2,36 +2,12 @@
 // directory, and SIGKILL in the middle of a stream of writes losing no acknowledged write.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'node:https';
 import YAML from 'yaml';
-
-const CLI = join(import.meta.dirname, '..', 'src', 'cli.ts');
-
-interface Running {
-  child: ChildProcess;
-  url: string;
-  exited: Promise<number | null>;
-}
-
-function serve(dataDir: string): Promise<Running> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--data-dir', dataDir, '--secure-port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stderr!.on('data', (d) => { err += d; });
-    child.stdout!.on('data', (d) => {
-      out += d;
-      const m = /serving (https:\/\/\S+?);/.exec(out);
-      if (m) resolve({ child, url: m[1], exited });
-    });
-    child.on('exit', (code) => reject(new Error(`capstan exited with ${code}: ${err}`)));
-  });
-}
+import { serveProcess as serve } from './support/serve-process.ts';
 
 interface Credentials { ca: string; cert: string; key: string }
 
