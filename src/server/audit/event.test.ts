@@ -20,6 +20,8 @@ test('the legacy line', () => {
   assert.equal(eventLegacy(event()), '2026-01-02T03:04:05.12Z AUDIT: id="id-1" stage="ResponseComplete" ip="10.0.0.1" method="list" user="alice" groups="\\"dev\\",\\"system:authenticated\\"" as="<self>" asgroups="<lookup>" user-agent="kubectl/v1.32.0" namespace="a" uri="/api/v1/namespaces/a/configmaps?limit=1" response="200"');
   const other = eventLegacy(event({ stage: 'RequestReceived', user: {}, impersonatedUser: { username: 'bob', groups: ['x'] }, objectRef: undefined, responseStatus: undefined, sourceIPs: undefined, requestReceivedTimestamp: '2026-01-02T03:04:05.000000Z' }));
   assert.equal(other, '2026-01-02T03:04:05Z AUDIT: id="id-1" stage="RequestReceived" ip="<unknown>" method="list" user="<none>" groups="<none>" as="bob" asgroups="\\"x\\"" user-agent="kubectl/v1.32.0" namespace="<none>" uri="/api/v1/namespaces/a/configmaps?limit=1" response="<deferred>"');
+  // Quoted as Go's %q quotes: control characters as \x escapes, printable non-ASCII kept.
+  assert.match(eventLegacy(event({ userAgent: 'curl\x01/ü' })), / user-agent="curl\\x01\/ü" /);
 });
 
 test('users keep only what is set; times have microseconds', () => {

@@ -1,6 +1,7 @@
 // Audit events (`audit.svc.io/v1` Event) as Kubernetes writes them: the JSON object with its fields in
 // Kubernetes' order, and the one-line `legacy` text (apiserver audit EventString).
 import type { Level, Stage } from './policy.ts';
+import { goQuote } from '../../apis/core/go-format.ts';
 
 export interface AuditUser {
   username?: string;
@@ -91,7 +92,6 @@ function rfc3339Nano(micro: string): string {
   return micro.replace(/\.?0+Z$/, 'Z');
 }
 
-const goQuote = (s: string) => JSON.stringify(s);
 const quotedList = (list: readonly string[]) => list.map(goQuote).join(',');
 
 /** The `legacy` format: one line of the event's main facts, as Kubernetes' EventString writes it. */
