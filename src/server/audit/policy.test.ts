@@ -68,6 +68,9 @@ test('invalid policies are refused with Kubernetes messages', () => {
   assert.equal(refused('apiVersion: audit.svc.io/v1\nkind: Policy\nrules: []\n'), 'loaded illegal policy with 0 rules');
   assert.equal(refused('apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules: []\n'), 'failed decoding: no kind "Policy" is registered for version "audit.k8s.io/v1beta1" in scheme "pkg/audit/scheme.go"');
   assert.match(refused('rules: []\n'), /^failed decoding: Object 'Kind' is missing in /);
+  // A document that is not an object is named by its JSON kind, as Go's decoder names it.
+  assert.match(refused('true\n'), /^failed decoding: couldn't get version\/kind; json parse error: cannot unmarshal bool into Go value of type struct /);
+  assert.match(refused('- a\n'), /cannot unmarshal array into Go value/);
   assert.equal(refused('apiVersion: audit.svc.io/v1\nkind: Policy\nrules:\n- level: Everything\n'), 'rules[0].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse"');
   assert.equal(refused([
     'apiVersion: audit.svc.io/v1', 'kind: Policy', 'omitStages: [Sometimes]', 'rules:', '- {}',

@@ -6,6 +6,7 @@ import YAML from '../../machinery/yaml.ts';
 import { fieldErrorText, invalid, notSupported, required, type FieldError } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { renamedGroupOf } from '../group-alias.ts';
+import { goJsonKind } from '../../apis/core/go-json.ts';
 
 export const AUDIT_GROUP = 'audit.svc.io';
 export const AUDIT_API_VERSION = `${AUDIT_GROUP}/v1`;
@@ -76,7 +77,7 @@ export function parseAuditPolicy(text: string): AuditPolicy {
   } catch (err) {
     throw new AuditPolicyError(`failed decoding: ${(err as Error).message}`);
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: cannot unmarshal ${Array.isArray(doc) ? 'array' : typeof doc} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: cannot unmarshal ${goJsonKind(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   const d = doc as Record<string, unknown>;
   const kind = typeof d.kind === 'string' ? d.kind : '';
   const apiVersion = typeof d.apiVersion === 'string' ? d.apiVersion : '';
