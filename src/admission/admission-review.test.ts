@@ -42,6 +42,10 @@ test('v1beta1 answers: neither uid nor type checked; a patch is a JSON patch', (
 test('decoding: field types as Go reads them, base64 patches', () => {
   assert.throws(() => answer({ allowed: 'yes' }), /json: cannot unmarshal string into Go struct field AdmissionResponse.response.allowed of type bool/);
   assert.throws(() => answer({ patch: 'not base64!' }), /illegal base64 data at input byte 3/);
+  assert.throws(() => answer({ patch: 'W10' }), /illegal base64 data at input byte 0/);
+  assert.throws(() => answer({ patch: 'W1=0' }), /illegal base64 data at input byte 2/);
+  // Go skips line breaks in base64 text.
+  assert.equal(answer({ patch: 'W1\r\n0=' }).patch?.toString(), '[]');
   assert.throws(() => answer({ warnings: [1] }), /of type \[\]string/);
   assert.throws(() => decodeReviewResponse([1]), /cannot unmarshal array into Go value/);
 });

@@ -2,6 +2,7 @@
 // webhook's admissionReviewVersions that the server knows), as Kubernetes' webhook/request package builds
 // and checks it. An answer may name the group by Kubernetes' name (`admission.k8s.io`) too.
 import { renamedGroupOf } from '../server/group-alias.ts';
+import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
 export const REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
@@ -72,14 +73,12 @@ function wrongType(field: string, v: unknown, goType: string): Error {
   return new Error(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field AdmissionResponse.response.${field} of type ${goType}`);
 }
 
-/** Go's base64 decoding of a []byte field: standard alphabet, padded. */
+/** Go's base64 decoding of a []byte field: standard alphabet, padded, line breaks ignored. */
 function base64Bytes(field: string, v: unknown): Buffer | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'string') throw wrongType(field, v, '[]uint8');
-  const bad = v.search(/[^A-Za-z0-9+/=]/);
-  const pad = v.indexOf('=');
-  if (bad >= 0) throw new Error(`illegal base64 data at input byte ${bad}`);
-  if (v.length % 4 !== 0 || (pad >= 0 && (pad < v.length - 2 || !/^=*$/.test(v.slice(pad))))) throw new Error(`illegal base64 data at input byte ${pad >= 0 ? pad : v.length - (v.length % 4)}`);
+  const bad = base64ErrorOffset(v);
+  if (bad >= 0) throw new Error(base64ErrorText(bad));
   return Buffer.from(v, 'base64');
 }
 
