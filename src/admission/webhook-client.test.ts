@@ -80,6 +80,9 @@ test('answers that are not a review: a Status, another error code, a body that i
   assert.equal(await call(), 'failed to call webhook: go away');
   hook.answer = () => ({ raw: { status: 500, body: 'it broke\n', contentType: 'text/plain' } });
   assert.equal(await call(), 'failed to call webhook: an error on the server ("it broke") has prevented the request from succeeding');
+  // Quoted as Go's %q quotes: a control character as \x01, a tab as \t.
+  hook.answer = () => ({ raw: { status: 500, body: 'it\x01broke\tbadly', contentType: 'text/plain' } });
+  assert.equal(await call(), 'failed to call webhook: an error on the server ("it\\x01broke\\tbadly") has prevented the request from succeeding');
   hook.answer = () => ({ raw: { status: 502, body: '{"no":"status"}' } });
   assert.equal(await call(), 'failed to call webhook: an error on the server ("unknown") has prevented the request from succeeding');
   hook.answer = () => ({ raw: { status: 404, body: '' } });

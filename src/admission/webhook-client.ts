@@ -10,7 +10,8 @@ import { posix } from 'node:path';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ClientConfigT } from '../apis/admissionregistration/webhook.ts';
 import { parseJsonStrict } from '../machinery/schema/json-parse.ts';
-import { quote } from './webhook-errors.ts';
+// Go's %q: URLs in url.Error, names and a server's text in client-go's messages.
+import { goQuote as quote } from '../apis/core/go-format.ts';
 
 /** Reads a Service as the registry has it now (undefined when there is none). */
 export type ServiceLookup = (namespace: string, name: string) => Promise<ApiObject | undefined>;
