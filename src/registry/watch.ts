@@ -161,7 +161,8 @@ function joinFollower(cache: WatchCache, prefix: string, keyed: KeyedSelection, 
   }
   const joined = follower;
   joined.add(sink);
-  return { revision: () => Math.max(joined.sentUpTo, cache.revision), stop: () => joined.remove(sink) };
+  // The follower has had every event up to the cache's revision (the cache dispatches as it applies).
+  return { revision: () => cache.revision, stop: () => joined.remove(sink) };
 }
 
 /** The followers of each cache, by prefix and selection. */
@@ -174,7 +175,6 @@ const followers = new WeakMap<WatchCache, Map<string, Follower>>();
  * watches end) and the others go on, as the cache does with its own watchers.
  */
 class Follower {
-  sentUpTo: number;
   private readonly channels = new Map<string, { channel: WatchChannel; sinks: Set<WatchSink> }>();
   private readonly lone = new Set<WatchSink>();
   private readonly unregister: () => void;
@@ -186,7 +186,6 @@ class Follower {
     this.prefix = prefix;
     this.selection = selection;
     this.onEmpty = onEmpty;
-    this.sentUpTo = cache.revision;
     this.unregister = cache.watch(cache.revision, { onEvent: (e) => this.onEvent(e), onClose: () => this.close() });
   }
 
@@ -214,7 +213,6 @@ class Follower {
 
   private onEvent(e: CacheEvent): void {
     if (e.current.key.startsWith(this.prefix)) selectEvent(this.selection, e, this.emit);
-    this.sentUpTo = e.revision;
   }
 
   private readonly emit = (type: WatchEventType, obj: CachedObject): void => {
