@@ -8,6 +8,7 @@ import { patchedObjectInvalid } from '../../machinery/patch/patch-errors.ts';
 import { listObjects, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
 import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decode-body.ts';
 import type { CachedObject } from '../../storage/cache.ts';
+import type { UpdateOptions } from '../../registry/store.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
 import { GroupAlias } from '../group-alias.ts';
 import { negotiate, contentTypeOf, type Representation } from '../negotiate.ts';
@@ -221,6 +222,14 @@ function decodeViewBody(served: ServedResource, view: ViewSubresource, body: Buf
 }
 
 /** `status` and the sub-resources that behave like it write only the status fields. */
+/** Validating admission of what an update or patch writes (an update that creates is a CREATE), for the store
+ *  to call once the object is final; nothing to wait for without validating admission. */
+function validateWrite(deps: ResourceHandlerDeps, served: ServedResource, namespace: string, name: string, ctx: RequestContext, params: QueryParams): UpdateOptions['validateAdmission'] {
+  return (obj, old) => deps.admission.validates
+    ? deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) })
+    : undefined;
+}
+
 function statusLike(served: ServedResource, sub: string): boolean {
   return sub === 'status' || (served.def.status?.variants?.includes(sub) ?? false);
 }
@@ -253,7 +262,7 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
   }, {
     ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: !!served.def.allowCreateOnUpdate && !sub, name, trackFields: fieldTracker(served, req, params, sub),
     transformKeepsCurrent: !view,
-    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }) : undefined,
+    validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   const code = result.created ? 201 : 200;
   if (view?.get) return sendObject(res, code, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
@@ -297,7 +306,7 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
   }, {
     ctx, dryRun: params.dryRun, subresource: statusLike(served, sub) ? sub : '', allowCreate: false, name, trackFields: fieldTracker(served, req, params, sub),
     transformKeepsCurrent: !view,
-    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: 'UPDATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions('UpdateOptions', params) }) : undefined,
+    validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   if (view?.get) return sendObject(res, 200, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
   const enc = encodeFor(served, result);
