@@ -137,25 +137,13 @@ export class WebhookRequest {
     if (user.groups?.length) userInfo.groups = [...user.groups];
     if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
     const served = a.served;
-    const req: AdmissionRequest = {
-      uid,
-      kind: this.kindOf(inv),
-      resource: { group: inv.def.group, version: inv.version.name, resource: inv.def.plural },
-      requestKind: this.kindOf(served),
-      requestResource: { group: served.def.group, version: served.version.name, resource: served.def.plural },
-      operation: a.operation,
-      userInfo,
-      object: null,
-      oldObject: null,
-      dryRun: a.ctx.dryRun,
-      options: a.options ?? null,
-    };
+    const sub = this.subresource;
     // Go's omitempty, in the field order of the JSON Kubernetes writes.
     return {
-      uid: req.uid, kind: req.kind, resource: req.resource, ...(this.subresource ? { subResource: this.subresource } : {}),
-      requestKind: req.requestKind, requestResource: req.requestResource, ...(this.subresource ? { requestSubResource: this.subresource } : {}),
-      ...(a.name ? { name: a.name } : {}), ...(this.namespace ? { namespace: this.namespace } : {}),
-      operation: req.operation, userInfo: req.userInfo, object: null, oldObject: null, dryRun: req.dryRun, options: req.options,
+      uid, kind: this.kindOf(inv), resource: { group: inv.def.group, version: inv.version.name, resource: inv.def.plural }, ...(sub ? { subResource: sub } : {}),
+      requestKind: this.kindOf(served), requestResource: { group: served.def.group, version: served.version.name, resource: served.def.plural },
+      ...(sub ? { requestSubResource: sub } : {}), ...(a.name ? { name: a.name } : {}), ...(this.namespace ? { namespace: this.namespace } : {}),
+      operation: a.operation, userInfo, object: null, oldObject: null, dryRun: a.ctx.dryRun, options: a.options ?? null,
     };
   }
 
