@@ -139,3 +139,37 @@ test('validating: all called, warnings and audit annotations kept, the first ref
   await assert.rejects(dispatchValidating(webhooks('v', [{ name: 'patcher' }]), attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } }), deps),
     (e: StatusError) => e.code === 500 && /failed calling webhook "patcher": received invalid webhook response: validating webhook may not return response.patch/.test(e.message));
 });
+
+test('a match condition that errors: with Fail the request is forbidden, with Ignore the webhook is skipped; a false one skips it', async () => {
+  hook.reviews.length = 0;
+  hook.answer = () => ({ allowed: true });
+  const broken = { matchConditions: [{ name: 'broken', expression: 'object.spec.replicas > 1' }] };
+  const cm = () => attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } });
+  await assert.rejects(dispatchValidating(webhooks('m', [{ name: 'strict', ...broken }]), cm(), deps),
+    (e: StatusError) => e.code === 403 && e.message === `configmaps "x" is forbidden: expression 'object.spec.replicas > 1' resulted in error: no such key: spec`);
+  await dispatchValidating(webhooks('m', [{ name: 'lenient', failurePolicy: 'Ignore', ...broken }]), cm(), deps);
+  await dispatchValidating(webhooks('m', [{ name: 'unmatched', matchConditions: [{ name: 'never', expression: 'false' }] }]), cm(), deps);
+  assert.equal(hook.reviews.length, 0);
+});
+
+test('dry run: a webhook without sideEffects, or with Some, is not called; without known review versions the call fails', async () => {
+  hook.reviews.length = 0;
+  hook.answer = () => ({ allowed: true });
+  const dry = () => {
+    const a = attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } });
+    a.ctx.dryRun = true;
+    return a;
+  };
+  await assert.rejects(dispatchValidating(webhooks('s', [{ name: 'unset', sideEffects: undefined }]), dry(), deps),
+    (e: StatusError) => e.code === 500 && e.message === 'Internal error occurred: failed calling webhook "unset": Webhook SideEffects is nil');
+  await assert.rejects(dispatchValidating(webhooks('s', [{ name: 'some', sideEffects: 'Some' }]), dry(), deps),
+    (e: StatusError) => e.code === 400 && e.message === 'admission webhook "some" does not support dry run');
+  await dispatchValidating(webhooks('s', [{ name: 'free', sideEffects: 'NoneOnDryRun' }]), dry(), deps);
+  assert.deepEqual(hook.reviews.map((r) => [r.path.split('?')[0], r.review.request.dryRun]), [['/free', true]]);
+
+  const cm = attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } });
+  await assert.rejects(dispatchValidating(webhooks('s', [{ name: 'v2-only', admissionReviewVersions: ['v2'] }]), cm, deps),
+    (e: StatusError) => e.code === 500 && e.message === 'Internal error occurred: failed calling webhook "v2-only": could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
+  await dispatchValidating(webhooks('s', [{ name: 'v2-only', admissionReviewVersions: ['v2'], failurePolicy: 'Ignore' }]), cm, deps);
+  assert.equal(hook.reviews.length, 1);
+});
