@@ -75,7 +75,11 @@ const hpaV2 = (): ApiObject => ({
 test('Equivalent: a webhook for autoscaling/v1 gets a v2 request\'s object in v1, and its v1 patch is taken back', async () => {
   hook.reviews.length = 0;
   hook.answer = () => ({ allowed: true, ...jsonPatch([{ op: 'replace', path: '/spec/targetCPUUtilizationPercentage', value: 70 }]) });
-  const hooks = webhooks('c', [{ name: 'v1only', rules: [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] }] }]);
+  const hooks = webhooks('c', [{
+    name: 'v1only', rules: [{ operations: ['CREATE'], apiGroups: ['autoscaling'], apiVersions: ['v1'], resources: ['horizontalpodautoscalers'] }],
+    // Match conditions see the invoked kind, but the request's resource (as Kubernetes' matcher builds them).
+    matchConditions: [{ name: 'versions', expression: "request.kind.version == 'v1' && request.resource.version == 'v2' && object.apiVersion == 'autoscaling/v1'" }],
+  }]);
   const obj = hpaV2();
   await dispatchMutating(hooks, attrs('autoscaling', 'v2', 'horizontalpodautoscalers', { name: 'h', object: obj }), deps);
   const req = hook.reviews[0]!.review.request;

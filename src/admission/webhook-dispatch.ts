@@ -152,7 +152,8 @@ export class WebhookRequest {
     const v = this.versioned(inv);
     const served = this.attrs.served;
     this.checks ??= new AuthorizationChecks(this.deps.authorize);
-    const request = this.request(served);
+    // Kubernetes' matcher builds it from the request's resource but the invoked kind.
+    const request = { ...this.request(served), kind: this.kindOf(inv) };
     return {
       object: v.object, oldObject: v.oldObject, request,
       authorizer: celAuthorizer(this.attrs.ctx.user, this.checks, {
