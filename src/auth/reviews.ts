@@ -28,11 +28,6 @@ export interface ReviewDeps {
 
 type Obj = Record<string, any>;
 
-/** The 405 Kubernetes answers for a method a review does not serve. */
-export function reviewMethodNotAllowed(): status.StatusError {
-  return new status.StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
-}
-
 /**
  * Serves POST on a review collection; throws a StatusError for anything else. `clientGroup` is the group
  * the client addressed (Kubernetes' own name for the renamed group, from unmodified clients such as
@@ -41,7 +36,7 @@ export function reviewMethodNotAllowed(): status.StatusError {
 export async function serveReview(deps: ReviewDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: UserInfo, clientGroup = served.def.group): Promise<void> {
   const def = served.def;
   if (info.name || info.subresource || (def.namespaced && !info.namespace) || (!def.namespaced && info.namespace)) throw status.pathNotFound();
-  if (info.verb !== 'create') throw reviewMethodNotAllowed();
+  if (info.verb !== 'create') throw status.noRouteForMethod();
   const params = parseQuery(query, 'create');
   const rep = negotiate(req.headers.accept, [''], { objects: true });
   const body = await readBody(req);

@@ -14,7 +14,7 @@ import { readBody, sendObject, warningHeader, type Request, type Response } from
 import type { RequestInfo } from '../server/requestinfo.ts';
 import type { TokenIssuer, ObjectRef } from './authn/service-account-tokens.ts';
 import type { CacheFreshness, StoreLookup } from './stores.ts';
-import { AUTHENTICATION_GROUP, reviewMethodNotAllowed } from './reviews.ts';
+import { AUTHENTICATION_GROUP } from './reviews.ts';
 import { kubernetesGroupOf } from '../server/group-alias.ts';
 
 const tokenRequestVersion: VersionDefinition = { name: 'v1', stability: 'stable', schema: TokenRequestSchema };
@@ -41,7 +41,7 @@ async function fresh(deps: TokenRequestDeps, resource: string, namespace: string
 }
 
 export async function serveTokenRequest(deps: TokenRequestDeps, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
-  if (info.verb !== 'create') throw reviewMethodNotAllowed();
+  if (info.verb !== 'create') throw status.noRouteForMethod();
   const params = parseQuery(query, 'create');
   const rep = negotiate(req.headers.accept, [''], { objects: true });
   const body = await readBody(req);

@@ -115,6 +115,11 @@ export function methodNotAllowed(verb: string, gr: GroupResource): StatusError {
   return new StatusError(405, 'MethodNotAllowed', `${verb} is not supported on resources of kind "${qualified(gr)}"`, { group: gr.group || undefined, kind: gr.resource });
 }
 
+/** The 405 for a method that no route of the path serves (Kubernetes' mux answers it without a kind). */
+export function noRouteForMethod(): StatusError {
+  return new StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
+}
+
 export function notAcceptable(accepted: string[]): StatusError {
   return new StatusError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`);
 }

@@ -14,11 +14,6 @@ import { sendObject, type Request, type Response } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import { toTable, partialMetadata } from './table.ts';
 
-/** The 405 Kubernetes answers for a method that no route of the path serves. */
-function noRouteForMethod(): status.StatusError {
-  return new status.StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
-}
-
 /**
  * The route a request reaches: `get` or `list` (a `?watch=true` list is refused there, an item's `?watch`
  * is ignored by its get), `none` for a method no route serves (405), or undefined for a path with no route.
@@ -44,7 +39,7 @@ export async function serveComputed(served: ServedResource, source: ComputedSour
   const { def } = served;
   const route = routeOf(served, info, query);
   if (route === undefined) throw status.pathNotFound();
-  if (route === 'none') throw noRouteForMethod();
+  if (route === 'none') throw status.noRouteForMethod();
   const gr = { group: def.group, resource: def.plural };
   if (route === 'list' && info.verb === 'watch') throw status.methodNotAllowed('watch', gr);
   const params = parseQuery(query, route);

@@ -47,11 +47,6 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
   }
 }
 
-/** The 405 Kubernetes answers for a method no route of the path serves (a collection without deletecollection). */
-function noRouteForMethod(): status.StatusError {
-  return new status.StatusError(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
-}
-
 async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
   const { def } = served;
   const sub = info.subresource;
@@ -87,7 +82,7 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
       if (sub) throw status.methodNotAllowed('DELETE', served.store.gr);
       return deleteObject(deps, served, req, res, namespace, info.name, params, ctx, rep);
     case 'deletecollection':
-      if (def.noDeleteCollection) throw noRouteForMethod();
+      if (def.noDeleteCollection) throw status.noRouteForMethod();
       if (def.namespaced && !info.namespace) throw status.methodNotAllowed('DELETE', served.store.gr);
       return deleteCollection(deps, served, req, res, namespace, params, ctx, rep);
     default:
