@@ -3,6 +3,7 @@
 // and checks it. An answer may name the group by Kubernetes' name (`admission.k8s.io`) too.
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
+import { goJsonKind } from '../apis/core/go-json.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
 export const REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
@@ -59,14 +60,6 @@ export interface AdmissionAnswer {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function goJsonKind(v: unknown): string {
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'array';
-  return 'object';
-}
 
 /** Go's json.Unmarshal error for a field of the wrong type. */
 function wrongType(field: string, v: unknown, goType: string): Error {
