@@ -149,7 +149,7 @@ describe('SqliteStorage', () => {
     const { dir, remove } = await tempDir();
     const path = join(dir, 'state.db');
     try {
-      const first = SqliteStorage.open(path);
+      const first = SqliteStorage.open(path, { checkpointEvery: 1000 });
       // Enough writes for a few checkpoints, in rounds of various sizes.
       for (let round = 0; round < 30; round++) {
         await Promise.all(Array.from({ length: 100 }, (_, i) => first.create(`/e/${round}/${i}`, `v${round}-${i}`)));
@@ -176,7 +176,7 @@ describe('SqliteStorage', () => {
     const { dir, remove } = await tempDir();
     const path = join(dir, 'state.db');
     try {
-      const s = SqliteStorage.open(path);
+      const s = SqliteStorage.open(path, { checkpointEvery: 1000 });
       // A long history: its compaction takes many chunks.
       let live = await Promise.all(Array.from({ length: 4000 }, (_, i) => s.create(`/k/old/${i}`, 'v0')));
       for (const value of ['v1', 'v2']) live = await Promise.all(live.map((kv) => s.update(kv.key, value, kv.modRevision)));

@@ -25,7 +25,7 @@
 // it rejects only its own write and consumes no revision.
 //
 // Checkpoints (copying the WAL into the database file) are the store's too, for the same reason: every
-// CHECKPOINT_EVERY writes, once the WAL is on disk and before the next transaction, the pages are copied
+// `checkpointEvery` writes, once the WAL is on disk and before the next transaction, the pages are copied
 // without SQLite's own syncs and the database file is then flushed on the thread pool; the next
 // transaction, which may start the WAL over, waits for that flush. Compaction's transactions, which are
 // answered without a flush of their own, wait for it too, and a checkpoint that would copy one of them
@@ -57,10 +57,17 @@ export interface SqliteStorageOptions {
   maxBatch?: number;
   /** Page cache size in KiB (default 65536). */
   cacheSizeKiB?: number;
+  /** Writes between checkpoints of a file database (default 10000). */
+  checkpointEvery?: number;
 }
 
-/** Writes between checkpoints of a file database (about 3 WAL pages each). */
-const CHECKPOINT_EVERY = 1000;
+/**
+ * Writes between checkpoints of a file database, about 3 WAL pages each. A checkpoint copies each page once
+ * however often the WAL holds it, so rarer checkpoints copy fewer pages a write (writes to random keys touch
+ * index pages all over the file): measured at 50 concurrent creates, 10,000 costs ~3 µs less CPU a write
+ * than 1,000, for a WAL of up to ~120 MB between checkpoints.
+ */
+const CHECKPOINT_EVERY = 10_000;
 /** Transactions of a file database whose WAL flush may be under way at once. */
 const MAX_FLUSHING = 2;
 /** Log rows examined per compaction transaction; the event loop runs between transactions. */
@@ -260,6 +267,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private readonly db: DatabaseSync;
   private readonly sql: ReturnType<typeof prepareAll>;
   private readonly maxBatch: number;
+  private readonly checkpointEvery: number;
   /** The WAL file, flushed after each commit; absent for an in-memory database. */
   private readonly walFd: number | undefined;
   /** The database file, flushed after each checkpoint. */
@@ -297,6 +305,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     this.db = db;
     this.sql = prepareAll(db);
     this.maxBatch = Math.max(1, opts.maxBatch ?? 1000);
+    this.checkpointEvery = Math.max(1, opts.checkpointEvery ?? CHECKPOINT_EVERY);
     this.walFd = files?.wal;
     this.dbFd = files?.db;
     this.compacted = this.metaGet('compacted');
@@ -430,7 +439,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   /** Whether a transaction may start now: not while a checkpoint is due or flushing, nor too many flushes. */
   private canCommit(): boolean {
     if (this.walFd === undefined) return true;
-    return !this.checkpointing && this.sinceCheckpoint < CHECKPOINT_EVERY && this.flushing.length < MAX_FLUSHING;
+    return !this.checkpointing && this.sinceCheckpoint < this.checkpointEvery && this.flushing.length < MAX_FLUSHING;
   }
 
   /** Commits queued writes, one transaction per turn of the event loop; an in-memory one is answered at once. */
@@ -477,7 +486,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   /** A flush ended: checkpoint once nothing flushes and one is due, or go on committing. */
   private afterDiskWork(): void {
     if (this.flushing.length === 0 && !this.checkpointing) {
-      if (this.sinceCheckpoint >= CHECKPOINT_EVERY && !this.broken && !this.closed) {
+      if (this.sinceCheckpoint >= this.checkpointEvery && !this.broken && !this.closed) {
         this.checkpoint();
         return;
       }
