@@ -11,7 +11,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ClientConfigT } from '../apis/admissionregistration/webhook.ts';
 import { parseJsonStrict } from '../machinery/schema/json-parse.ts';
 // Go's %q: URLs in url.Error, names and a server's text in client-go's messages.
-import { goQuote as quote } from '../apis/core/go-format.ts';
+import { goQuote as quote } from '../machinery/go-format.ts';
 
 /** Reads a Service as the registry has it now (undefined when there is none). */
 export type ServiceLookup = (namespace: string, name: string) => Promise<ApiObject | undefined>;

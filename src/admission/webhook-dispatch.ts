@@ -20,7 +20,7 @@ import type { CompiledWebhook } from './webhook-configurations.ts';
 import { AuthorizationChecks, celAuthorizer, evaluateMatchConditions } from './webhook-conditions.ts';
 import { WebhookClientError, type WebhookClient } from './webhook-client.ts';
 import { denied, dryRunUnsupported, failedClosed, WebhookCallError } from './webhook-errors.ts';
-import { goQuote as quote } from '../apis/core/go-format.ts';
+import { goQuote as quote } from '../machinery/go-format.ts';
 import { matchingResource, type Equivalents } from './webhook-rules.ts';
 import { namespaceSelectorMatches, objectSelectorMatches, type NamespaceLookup } from './webhook-selectors.ts';
 

@@ -3,7 +3,7 @@
 // 500 or ignores; a webhook that denies makes the request fail with its own status, the message prefixed
 // `admission webhook "<name>" denied the request`.
 import * as status from '../machinery/status.ts';
-import { goQuote as quote } from '../apis/core/go-format.ts';
+import { goQuote as quote } from '../machinery/go-format.ts';
 
 /** Kubernetes' ErrCallingWebhook: subject to the webhook's failure policy. */
 export class WebhookCallError extends Error {

@@ -141,6 +141,13 @@ test('newRequirement validation', () => {
   });
 });
 
+test('offending values are quoted as Go %q quotes them (\\v, \\a, non-printable runes as \\u)', () => {
+  assert.throws(() => newRequirement('a\v\x07\u0085', 'exists', []), { message: `key: Invalid value: "a\\v\\a\\u0085": ${qnameNameMsg}` });
+  assert.throws(() => newRequirement('a', '=', ['x', '\f']), {
+    message: `[values: Invalid value: []string{"x", "\\f"}: exact-match compatibility requires one single value, values[1][a]: Invalid value: "\\f": ${labelValueMsg}]`,
+  });
+});
+
 test('LabelSelector objects (LabelSelectorAsSelector)', () => {
   const none = labelSelectorFromObject(undefined);
   assert.equal(none.matchesNothing, true);

@@ -3,6 +3,7 @@
 // answers them with 400 BadRequest.
 import type { LabelSelectorInput } from './validation/objectmeta.ts';
 import { isQualifiedName, isValidLabelValue } from './validation/strings.ts';
+import { goQuote, goStringSlice } from './go-format.ts';
 
 /** selection.Operator values. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
@@ -37,27 +38,6 @@ export class LabelSelectorError extends Error {
 }
 
 // ---- Go-style error text ----
-
-/** Go's %q for strings: Kubernetes prints offending values this way. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    if (ch === '"') out += '\\"';
-    else if (ch === '\\') out += '\\\\';
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else out += ch;
-  }
-  return out + '"';
-}
-
-function goStringSlice(values: readonly string[] | undefined): string {
-  if (values === undefined) return '[]string(nil)';
-  return '[]string{' + values.map(goQuote).join(', ') + '}';
-}
 
 /** field.Invalid(...).Error(): `path: Invalid value: <value>: detail`. */
 function invalidText(path: string, value: string, detail: string): string {

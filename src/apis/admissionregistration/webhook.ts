@@ -7,7 +7,7 @@ import { type FieldError, invalid, required, notSupported, duplicate, tooMany, i
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, isFullyQualifiedName, isValidLabelValue } from '../../machinery/validation/strings.ts';
 import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
-import { errorWithGoValue, goStringSlice } from '../core/go-format.ts';
+import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { inlined } from '../core/schema-helpers.ts';
 
 export const GROUP = 'admissionregistration.svc.io';

@@ -11,7 +11,7 @@ import { type FieldError, invalid, required, forbidden } from '../../machinery/f
 import { isValidPercent } from '../../machinery/validation/strings.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { withProto, described } from '../core/schema-helpers.ts';
-import { errorWithGoValue, goQuote, goStruct, goPointer } from '../core/go-format.ts';
+import { errorWithGoValue, goQuote, goStruct, goPointer } from '../../machinery/go-format.ts';
 import { PodTemplateSpec } from '../core/pod-schema.ts';
 import { scaleSubresource } from '../autoscaling/scale.ts';
 import {

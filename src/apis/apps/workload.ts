@@ -5,7 +5,7 @@ import { type FieldError, invalid, required, forbidden, notSupported } from '../
 import { validateLabelSelector, validateNonnegativeField } from '../../machinery/validation/objectmeta.ts';
 import { labelSelectorFromObject } from '../../machinery/labels.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
-import { goQuote, goStringSlice, errorWithGoValue } from '../core/go-format.ts';
+import { goQuote, goStringSlice, errorWithGoValue } from '../../machinery/go-format.ts';
 import { defaultPodSpec, dropDisabledPodSpecFields, canonicalizePodSpec, templateMetadata } from '../core/pod-defaults.ts';
 import { podTemplateSpecErrors } from '../core/pod-validation.ts';
 import { readOnlyPersistentDiskErrors } from '../core/volume-validation.ts';

@@ -5,7 +5,7 @@
 import type { ApiObject } from '../meta/v1.ts';
 import { type FieldError, invalid, required, notSupported, duplicate, forbidden, immutable, index, child } from '../../machinery/field-errors.ts';
 import { decodeBase64 } from '../core/keyed-data.ts';
-import { errorWithGoValue, goStringSlice } from '../core/go-format.ts';
+import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { signerNameErrors } from './signer-name.ts';
 import { certificateRequestProblem, issuedCertificateProblem } from './x509-checks.ts';

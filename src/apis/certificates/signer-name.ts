@@ -1,7 +1,7 @@
 // Signer names (`example.com/signer-name`, up to 571 characters) as Kubernetes' ValidateSignerName checks
 // them: a domain of at least two DNS labels, one slash, and a path of DNS subdomains separated by dots.
 import { type FieldError, invalid, required, tooLong } from '../../machinery/field-errors.ts';
-import { goQuote } from '../core/go-format.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 import { isDNS1123Label, isDNS1123Subdomain, DNS1123SubdomainMaxLength, DNS1123LabelMaxLength, byteLength } from '../../machinery/validation/strings.ts';
 
 const MAX_DOMAIN = DNS1123SubdomainMaxLength;

@@ -3,7 +3,7 @@
 // or more CERTIFICATE blocks; a trust bundle holds distinct CA certificates.
 import { X509Certificate, createPublicKey, verify, constants } from 'node:crypto';
 import { x509 } from '../../pki/x509.ts';
-import { goQuote } from '../core/go-format.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 import { decodePem, decodeAllPem, binaryString } from './pem.ts';
 
 const HASHES: Record<string, string> = { 'SHA-1': 'sha1', 'SHA-256': 'sha256', 'SHA-384': 'sha384', 'SHA-512': 'sha512' };

@@ -2,7 +2,7 @@
 // validation does for docker config data. Syntax errors carry the scanner's wording
 // (`invalid character 'x' looking for beginning of value`); a valid document that is not an object says
 // `json: cannot unmarshal array into Go value of type map[string]interface {}`.
-import { goQuote } from './go-format.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 
 type Ctx = 'object-key' | 'object-value' | 'array';
 

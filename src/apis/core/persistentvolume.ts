@@ -12,7 +12,7 @@ import { nowRfc3339 } from '../../registry/names.ts';
 import { type FieldError, invalid, required, forbidden, notSupported, key, child } from '../../machinery/field-errors.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
-import { errorWithGoValue, goPointer, goStruct } from './go-format.ts';
+import { errorWithGoValue, goPointer, goStruct } from '../../machinery/go-format.ts';
 import { persistentVolumeSourceProperties, SOURCE_NAMES, defaultSources, persistentVolumeSourceErrors, type Sources } from './persistentvolume-sources.ts';
 import {
   VolumeNodeAffinity, nodeSelectorErrors, accessModeErrors, accessModesText, classNameErrors, storageFeatureGates,

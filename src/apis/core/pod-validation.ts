@@ -6,7 +6,7 @@ import { validateAnnotations, validateLabels, validateLabelName, validateLabelSe
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { resourceQuantityErrors, isExtendedResourceName } from './resource-quantity.ts';
-import { goQuote, goStruct, goPointer, errorWithGoValue } from './go-format.ts';
+import { goQuote, goStruct, goPointer, errorWithGoValue } from '../../machinery/go-format.ts';
 import {
   validateVolumes, dns1123LabelErrors, dns1123SubdomainErrors, localDescendingPathErrors, noBackstepErrors,
   objectFieldSelectorErrors, resourceFieldSelectorErrors, ENV_DOWNWARD_FIELDS,

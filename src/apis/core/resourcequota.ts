@@ -10,7 +10,7 @@ import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { withProto } from './schema-helpers.ts';
 import { resourceQuantityErrors, canonicalizeResourceList } from './resource-quantity.ts';
 import { resourceNameErrors } from './pod-validation.ts';
-import { goQuote, goStringSlice, errorWithGoValue } from './go-format.ts';
+import { goQuote, goStringSlice, errorWithGoValue } from '../../machinery/go-format.ts';
 
 type Obj = Record<string, any>;
 const list = <T = Obj>(v: unknown): T[] => (Array.isArray(v) ? v : []);

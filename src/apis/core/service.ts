@@ -10,7 +10,7 @@ import { type FieldError, invalid, required, forbidden, notSupported, duplicate,
 import { isValidPortNum, isValidPortName, isQualifiedName, isValidIP, isValidCIDR, ipFamilyOf, isDNS1123Label } from '../../machinery/validation/strings.ts';
 import { validateLabels } from '../../machinery/validation/objectmeta.ts';
 import { withProto } from './schema-helpers.ts';
-import { goQuote, goStruct, goPointer, errorWithGoValue, goStringSlice } from './go-format.ts';
+import { goQuote, goStruct, goPointer, errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { dns1123SubdomainErrors } from './volume-validation.ts';
 import { PROTOCOLS } from './pod-validation.ts';
 

@@ -8,7 +8,7 @@ import { nameColumn, ageColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, required, forbidden, notSupported, index, child } from '../../machinery/field-errors.ts';
 import { nameIsDNSSubdomain, nameIsDNSLabel } from '../../machinery/validation/strings.ts';
-import { errorWithGoValue, goQuote, goStringSlice, goStruct } from '../core/go-format.ts';
+import { errorWithGoValue, goQuote, goStringSlice, goStruct } from '../../machinery/go-format.ts';
 import { GROUP, withUnion, conditionSchema, statusConditionErrors } from './common.ts';
 
 export const DEFAULT_MATCHING_PRECEDENCE = 1000;

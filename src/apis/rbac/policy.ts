@@ -6,7 +6,7 @@ import { type FieldError, invalid, required, notSupported, index, child } from '
 import { isValidPathSegmentName, nameIsDNSSubdomain } from '../../machinery/validation/strings.ts';
 import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { labelSelectorFromObject } from '../../machinery/labels.ts';
-import { errorWithGoValue, goQuote, goStringSlice, goStruct } from '../core/go-format.ts';
+import { errorWithGoValue, goQuote, goStringSlice, goStruct } from '../../machinery/go-format.ts';
 
 export const GROUP = 'rbac.authorization.svc.io';
 

@@ -8,7 +8,7 @@ import { nameColumn, ageColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, required, notSupported, duplicate, index, child } from '../../machinery/field-errors.ts';
 import { nameIsDNSSubdomain, maxLenError, byteLength } from '../../machinery/validation/strings.ts';
-import { errorWithGoValue, goQuote } from '../core/go-format.ts';
+import { errorWithGoValue, goQuote } from '../../machinery/go-format.ts';
 import { GROUP } from './common.ts';
 
 export const FS_GROUP_POLICIES = ['File', 'None', 'ReadWriteOnceWithFSType'];

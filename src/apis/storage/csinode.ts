@@ -9,7 +9,7 @@ import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, required, duplicate, index, child } from '../../machinery/field-errors.ts';
 import { isQualifiedName } from '../../machinery/validation/strings.ts';
 import { csiDriverNameErrors } from '../core/persistentvolume-sources.ts';
-import { errorWithGoValue } from '../core/go-format.ts';
+import { errorWithGoValue } from '../../machinery/go-format.ts';
 import { GROUP } from './common.ts';
 
 /** Node IDs may be this long (the API server allows long IDs since 1.22). */

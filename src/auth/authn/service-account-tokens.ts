@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { CompactSign, compactVerify, decodeProtectedHeader } from './jose.ts';
 import type { UserInfo } from '../../apis/kind.ts';
+import { goQuoteList } from '../../machinery/go-format.ts';
 import {
   EXTRA_CREDENTIAL_ID, EXTRA_NODE_NAME, EXTRA_NODE_UID, EXTRA_POD_NAME, EXTRA_POD_UID,
   serviceAccountGroups, serviceAccountUsername,
@@ -137,7 +138,7 @@ export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuth
       const tokenAudiences = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud.filter((a): a is string => typeof a === 'string') : [];
       const wanted = audiences?.length ? audiences : o.apiAudiences;
       const matched = tokenAudiences.filter((a) => wanted.includes(a));
-      if (!matched.length && wanted.length) throw new InvalidTokenError(`token audiences ${goList(tokenAudiences)} is invalid for the target audiences ${goList(wanted)}`);
+      if (!matched.length && wanted.length) throw new InvalidTokenError(`token audiences ${goQuoteList(tokenAudiences)} is invalid for the target audiences ${goQuoteList(wanted)}`);
 
       const priv = claims[PRIVATE_CLAIM];
       if (!priv || typeof priv !== 'object' || !priv.namespace || !priv.serviceaccount?.name || !priv.serviceaccount?.uid) {
@@ -167,9 +168,4 @@ export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuth
       return { user, audiences: matched };
     },
   };
-}
-
-/** Go's %q of a []string. */
-function goList(list: readonly string[]): string {
-  return `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
 }

@@ -1,5 +1,6 @@
 // The 403 an authorization denial answers, worded as Kubernetes words it (responsewriters.Forbidden).
 import { StatusError, qualified } from '../../machinery/status.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 import type { Attributes } from './types.ts';
 
 /** `User "u" cannot get resource "pods/log" in API group "" in the namespace "ns"` and its variants. */
@@ -29,14 +30,4 @@ export function forbiddenStatus(gr: { group: string; resource: string }, name: s
   if (gr.group) details.group = gr.group;
   if (gr.resource) details.kind = gr.resource;
   return new StatusError(403, 'Forbidden', message, details);
-}
-
-/** Go's %q for strings: JSON escaping is the same for the text Kubernetes names carry. */
-export function goQuote(s: string): string {
-  return JSON.stringify(s);
-}
-
-/** Go's %q for a []string: `["a" "b"]`. */
-export function goQuoteList(list: readonly string[]): string {
-  return `[${list.map(goQuote).join(' ')}]`;
 }

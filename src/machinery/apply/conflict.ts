@@ -6,7 +6,8 @@ import { StatusError, type StatusCause } from '../status.ts';
 import { FieldSet } from './fieldset.ts';
 import { pathString, type Path } from './path.ts';
 import { parseManagerIdentifier } from './managers.ts';
-import { compareStrings, goQuote } from './value.ts';
+import { compareStrings } from './value.ts';
+import { goQuote } from '../go-format.ts';
 
 export interface Conflict {
   /** The manager identifier. */

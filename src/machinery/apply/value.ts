@@ -1,6 +1,7 @@
 // JSON values as structured merge sees them: a total order over values (numbers, then strings, booleans,
 // lists, maps, null), Go's JSON encoding (used inside FieldsV1 keys), and Go's printing of values in field
 // paths (`[name="nginx"]`).
+import { goQuote } from '../go-format.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -92,31 +93,6 @@ export function goJson(v: unknown): string {
   if (Array.isArray(v)) return '[' + v.map(goJson).join(',') + ']';
   const o = v as Record<string, unknown>;
   return '{' + Object.keys(o).sort(compareStrings).map((k) => goJsonString(k) + ':' + goJson(o[k])).join(',') + '}';
-}
-
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-/** Go's %q of a string (strconv.Quote). */
-export function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\x07': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\v': out += '\\v'; continue;
-    }
-    if (c < 0x20 || c === 0x7f) out += '\\x' + c.toString(16).padStart(2, '0');
-    else if (c < 0x7f || printable.test(ch)) out += ch;
-    else out += c < 0x10000 ? '\\u' + c.toString(16).padStart(4, '0') : '\\U' + c.toString(16).padStart(8, '0');
-  }
-  return out + '"';
 }
 
 /** A value as field paths print it: strings quoted, numbers and booleans bare. */

@@ -88,3 +88,11 @@ test('body summaries: a JSON object as text, anything else as hex, at most 30 by
   assert.equal(summarizeBody('x'.repeat(31)), '78'.repeat(30) + ' ...');
   assert.equal(summarizeBody(new Uint8Array([0x7b, 0x7d])), '{}');
 });
+
+test('field names are quoted as Go %q quotes them (control characters as \\a, \\x7f; non-printable runes as \\u)', () => {
+  assert.deepEqual(strictDecodingErrors(['spec.a\x07\x7f', 'b\u2028'], ['c\v']), [
+    'unknown field "spec.a\\a\\x7f"',
+    'unknown field "b\\u2028"',
+    'duplicate field "c\\v"',
+  ]);
+});

@@ -2,6 +2,7 @@
 // field validation errors and warnings (`unknown field "spec.foo"`, `duplicate field "a"`).
 import { badRequest, type StatusError } from '../status.ts';
 import type { KeyPositions } from './json-parse.ts';
+import { goQuote } from '../go-format.ts';
 
 /** sigs.k8s.io/json keeps at most this many strict errors. */
 const MAX_STRICT_ERRORS = 100;
@@ -71,9 +72,4 @@ export function summarizeBody(body: string | Uint8Array, maxLength = 30): string
   const more = bytes.length > maxLength ? ' ...' : '';
   if (bytes[0] === 0x7b) return head.toString('utf8') + more;
   return head.toString('hex') + more;
-}
-
-/** Go's %q for the plain strings used here (paths, versions): JSON quoting is the same for them. */
-function goQuote(s: string): string {
-  return JSON.stringify(s);
 }

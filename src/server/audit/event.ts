@@ -1,7 +1,7 @@
 // Audit events (`audit.svc.io/v1` Event) as Kubernetes writes them: the JSON object with its fields in
 // Kubernetes' order, and the one-line `legacy` text (apiserver audit EventString).
 import type { Level, Stage } from './policy.ts';
-import { goQuote } from '../../apis/core/go-format.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 
 export interface AuditUser {
   username?: string;

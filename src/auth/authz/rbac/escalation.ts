@@ -2,7 +2,7 @@
 // validation.Covers and ConfirmNoEscalation), unless it may `escalate` (roles) or `bind` (bindings).
 import type { UserInfo } from '../../../apis/kind.ts';
 import type { PolicyRule } from '../types.ts';
-import { goQuote, goQuoteList } from '../forbidden.ts';
+import { goQuote, goQuoteList } from '../../../machinery/go-format.ts';
 import type { RuleResolver } from './resolver.ts';
 
 const ALL = '*';

@@ -2,7 +2,7 @@
 // bindings, each resolved to its role's rules (Kubernetes' DefaultRuleResolver).
 import type { UserInfo } from '../../../apis/kind.ts';
 import type { PolicyRule } from '../types.ts';
-import { goQuote } from '../forbidden.ts';
+import { goQuote } from '../../../machinery/go-format.ts';
 import { RBAC_GROUP, type RbacSource, type RoleBinding, type RoleRef, type Subject } from './types.ts';
 
 export const SERVICE_ACCOUNT_PREFIX = 'system:serviceaccount:';

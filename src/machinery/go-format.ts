@@ -1,9 +1,9 @@
-// Kubernetes v1.32 prints the offending value of a field error with Go's `%#v` when it is a struct or a
-// slice (`[]string{"a", "b"}`, `core.Taint{Key:"k", ...}`). These helpers render those forms and build
-// field errors that carry the rendered text, so messages match byte for byte.
-import type { FieldError, FieldErrorType } from '../../machinery/field-errors.ts';
+// Go's text forms that Kubernetes' messages carry, so they match byte for byte: strconv.Quote (`%q`),
+// unicode.IsPrint, and the `%#v` of a struct or a slice that a field error prints as its offending value
+// (`[]string{"a", "b"}`, `core.Taint{Key:"k", ...}`), with field errors that carry the rendered text.
+import type { FieldError, FieldErrorType } from './field-errors.ts';
 
-/** Go's strconv.Quote. */
+/** Go's strconv.Quote, which `%q` prints for a string. */
 export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
@@ -26,12 +26,20 @@ export function goQuote(s: string): string {
   return out + '"';
 }
 
-// Go's unicode.IsPrint is letters, marks, numbers, punctuation, symbols and the ASCII space.
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+/** Go's `%q` of a []string: `["a" "b"]`. */
+export function goQuoteList(list: readonly string[]): string {
+  return `[${list.map(goQuote).join(' ')}]`;
+}
 
-function isGoPrintable(c: number): boolean {
-  if (c >= 0x20 && c < 0x7f) return true;
-  return printable.test(String.fromCodePoint(c));
+// unicode.IsPrint beyond ASCII: letters, marks, numbers, punctuation and symbols. Made on first use, as
+// most text (User-Agents, names) is ASCII and never needs it.
+let printableBeyondAscii: RegExp | undefined;
+
+/** Go's unicode.IsPrint of a code point: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+export function isGoPrintable(codePoint: number): boolean {
+  if (codePoint < 0x80) return codePoint >= 0x20 && codePoint < 0x7f;
+  printableBeyondAscii ??= /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+  return printableBeyondAscii.test(String.fromCodePoint(codePoint));
 }
 
 /** `[]string{"a", "b"}`; a nil slice prints as `[]string(nil)`. */
