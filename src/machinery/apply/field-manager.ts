@@ -17,6 +17,7 @@ import type { TypeRef } from './schema-view.ts';
 import { toFieldSet, TypedValueError } from './tofieldset.ts';
 import { applyConfig, updateOwnership, type UpdaterOptions } from './updater.ts';
 import { goJson } from './value.ts';
+import { isGoPrintable } from '../go-format.ts';
 import { deepClone } from '../schema/walk.ts';
 
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -233,8 +234,9 @@ export function managerFromUserAgent(userAgent: string | undefined): string {
   let out = '';
   let bytes = 0;
   for (const ch of prefix) {
-    if (!/^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch)) continue;
-    const n = Buffer.byteLength(ch);
+    const c = ch.codePointAt(0)!;
+    if (!isGoPrintable(c)) continue;
+    const n = c < 0x80 ? 1 : Buffer.byteLength(ch);
     if (bytes + n > 128) break;
     out += ch;
     bytes += n;

@@ -4,6 +4,7 @@ import {
   type FieldError, child, duplicate, forbidden, immutable, index, invalid, notSupported, required, tooLong,
 } from '../field-errors.ts';
 import { byteLength, isQualifiedName, isValidLabelValue, nameIsDNSLabel, regexError, type NameValidator } from './strings.ts';
+import { isGoPrintable } from '../go-format.ts';
 
 // Loose input shapes: validation sees whatever the client sent, so every field may be missing.
 export interface OwnerReferenceInput {
@@ -196,9 +197,6 @@ function goRune(cp: number): string {
   return 'U+' + cp.toString(16).toUpperCase().padStart(4, '0');
 }
 
-// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-const printable = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
 /** Printable ASCII: printable for unicode.IsPrint too, and one byte a character. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
@@ -210,7 +208,7 @@ export function validateFieldManager(manager: string | undefined | null, path: s
   let pos = 0;
   for (const ch of m) {
     const cp = ch.codePointAt(0)!;
-    if (!printable.test(ch)) errs.push(invalid(path, m, `invalid character ${goRune(cp)} (at position ${pos})`));
+    if (!isGoPrintable(cp)) errs.push(invalid(path, m, `invalid character ${goRune(cp)} (at position ${pos})`));
     pos += byteLength(ch);
   }
   return errs;
