@@ -387,6 +387,8 @@ describe('manager names', () => {
   it('default to the User-Agent up to its first slash, printable, at most 128 bytes', () => {
     assert.equal(managerFromUserAgent('kubectl/v1.32.4 (linux/amd64) kubernetes/abc'), 'kubectl');
     assert.equal(managerFromUserAgent('my\u0007tool/1.0'), 'mytool');
+    assert.equal(managerFromUserAgent('t\u00f6\u00a0\u{1f600}\u2028x/1'), 't\u00f6\u{1f600}x');
+    assert.equal(managerFromUserAgent('\u00e9'.repeat(100)), '\u00e9'.repeat(64));
     assert.equal(managerFromUserAgent('x'.repeat(200)), 'x'.repeat(128));
     assert.equal(managerFromUserAgent(undefined), '');
     assert.equal(managerOrUserAgent('explicit', 'kubectl/v1'), 'explicit');
