@@ -3,7 +3,7 @@
 // and checks it. An answer may name the group by Kubernetes' name (`admission.k8s.io`) too.
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
-import { goJsonKind } from '../apis/core/go-json.ts';
+import { goJsonKind } from '../machinery/go-json.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
 export const REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;

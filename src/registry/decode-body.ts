@@ -18,6 +18,7 @@ import { decodeBinaryBody } from '../server/codecs/body.ts';
 import { bodyMediaTypes } from '../server/codecs/media-types.ts';
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { deepClone } from '../machinery/schema/walk.ts';
+import { goJsonKind } from '../machinery/go-json.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
@@ -39,14 +40,6 @@ export interface ParsedBody {
 const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 /** The scheme every built-in kind is registered in, as its "not registered" errors name it. */
 const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
-
-function jsonKind(v: unknown): string {
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'array';
-  return 'object';
-}
 
 /** 400 for a body whose type cannot even be read (malformed JSON, not an object). */
 function unrecognized(expectedKind: string, detail: string, body: Buffer | string): status.StatusError {
@@ -129,7 +122,7 @@ function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersi
   for (const field of ['apiVersion', 'kind'] as const) {
     const v = raw[field];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      return { ok: false, stage: 'unrecognized', detail: `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(v)} into Go struct field .${field} of type string`, kind: '', version: '' };
+      return { ok: false, stage: 'unrecognized', detail: `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string`, kind: '', version: '' };
     }
   }
   const bodyKind = (raw.kind as string | null | undefined) || def.kind;
@@ -156,7 +149,7 @@ function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersi
 function asObject(value: unknown, def: KindDefinition, body: Buffer | string): Record<string, unknown> {
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw unrecognized(def.kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`, body);
+    throw unrecognized(def.kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`, body);
   }
   return value as Record<string, unknown>;
 }
@@ -217,7 +210,7 @@ export function decodePatchedObject(patched: unknown, def: KindDefinition, urlVe
   let decoding = false;
   const shown = () => (copy !== undefined ? copy : decoding ? patchAgain!() : patched);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-    throw patchedObjectInvalid(shown(), `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
+    throw patchedObjectInvalid(shown(), `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
   }
   const raw = patched as Record<string, unknown>;
   const type = resolveType(raw, def, urlVersion, () => JSON.stringify(shown()));

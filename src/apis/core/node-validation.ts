@@ -4,7 +4,7 @@ import type { ApiObject } from '../meta/v1.ts';
 import { type FieldError, invalid, required, forbidden, notSupported, duplicate, index, child } from '../../machinery/field-errors.ts';
 import { isQualifiedName, isValidLabelValue, isValidCIDR, cidrFamilyOf, isConfigMapKey, nameIsDNSLabel, nameIsDNSSubdomain } from '../../machinery/validation/strings.ts';
 import { errorWithGoValue, goQuote, goStringSlice, goStruct, goPointer } from '../../machinery/go-format.ts';
-import { goJsonObjectError, goJsonKind } from './go-json.ts';
+import { goJsonObjectError, goJsonKind } from '../../machinery/go-json.ts';
 import { resourceQuantityErrors } from './resource-quantity.ts';
 
 export const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;

@@ -8,7 +8,7 @@ import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError, invalid, required, tooLong, immutable, key as keyPath } from '../../machinery/field-errors.ts';
 import { withProto } from './schema-helpers.ts';
 import { MAX_SECRET_SIZE, asStringMap, keyErrors, binaryMapSize, canonicalizeBinaryMap, immutableErrors, decodeBase64 } from './keyed-data.ts';
-import { goJsonObjectError } from './go-json.ts';
+import { goJsonObjectError } from '../../machinery/go-json.ts';
 import { x509KeyPairError } from './tls-key-pair.ts';
 
 export const SecretTypes = {

@@ -2,6 +2,7 @@
 import YAML from '../yaml.ts';
 import { badRequest } from '../status.ts';
 import { JsonSyntaxError, parseJsonStrict, type KeyPositions } from '../schema/json-parse.ts';
+import { goJsonKind } from '../go-json.ts';
 
 export interface ApplyBody {
   /** The configuration as sent. */
@@ -9,14 +10,6 @@ export interface ApplyBody {
   /** Keys repeated in one map (JSON bodies), for strict field validation. */
   duplicates: string[];
   positions?: KeyPositions;
-}
-
-function goKind(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  return 'object';
 }
 
 /** Reads an apply body; throws 400 `error decoding YAML: ...` when it is not a YAML or JSON map. */
@@ -35,7 +28,7 @@ export function decodeApplyBody(text: string): ApplyBody {
   }
   if (value === null || value === undefined) value = {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goKind(value)} into Go value of type map[string]interface {}`);
+    throw badRequest(`error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${goJsonKind(value)} into Go value of type map[string]interface {}`);
   }
   return { value: value as Record<string, unknown>, duplicates, positions };
 }

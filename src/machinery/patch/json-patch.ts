@@ -10,6 +10,7 @@ import { strictDecodingErrors } from '../schema/decode-errors.ts';
 import { JsonSyntaxError, type ParsedJson, parseJsonStrict } from '../schema/json-parse.ts';
 import { deepClone, deepEqual, isPlainObject } from '../schema/walk.ts';
 import { type FieldValidation, MAX_JSON_PATCH_OPERATIONS, patchBadRequest, patchOperationFailed, tooManyPatchOperations } from './patch-errors.ts';
+import { goJsonKind } from '../go-json.ts';
 
 export interface DecodedJsonPatch {
   /** The operations as sent (objects; a null entry stays null and fails as `Unexpected kind: unknown`). */
@@ -19,14 +20,6 @@ export interface DecodedJsonPatch {
 }
 
 const OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
-
-function jsonKind(v: unknown): string {
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'array';
-  return 'object';
-}
 
 /**
  * Reads a JSON patch body. Throws StatusError 400 for a body that is not a list of operations (with the
@@ -46,8 +39,8 @@ export function decodeJsonPatch(text: string, fieldValidation: FieldValidation =
   const unknown: string[] = [];
   if (value !== null && !Array.isArray(value)) {
     throw patchBadRequest(strict
-      ? `error decoding patch: json: cannot unmarshal ${jsonKind(value)} into Go value of type []handlers.jsonPatchOp`
-      : `json: cannot unmarshal ${jsonKind(value)} into Go value of type jsonpatch.Patch`);
+      ? `error decoding patch: json: cannot unmarshal ${goJsonKind(value)} into Go value of type []handlers.jsonPatchOp`
+      : `json: cannot unmarshal ${goJsonKind(value)} into Go value of type jsonpatch.Patch`);
   }
   const operations = (value ?? []) as unknown[];
   for (let i = 0; i < operations.length; i++) {
@@ -55,14 +48,14 @@ export function decodeJsonPatch(text: string, fieldValidation: FieldValidation =
     if (op === null) continue;
     if (!isPlainObject(op)) {
       throw patchBadRequest(strict
-        ? `error decoding patch: json: cannot unmarshal ${jsonKind(op)} into Go value of type handlers.jsonPatchOp`
-        : `json: cannot unmarshal ${jsonKind(op)} into Go value of type jsonpatch.Operation`);
+        ? `error decoding patch: json: cannot unmarshal ${goJsonKind(op)} into Go value of type handlers.jsonPatchOp`
+        : `json: cannot unmarshal ${goJsonKind(op)} into Go value of type jsonpatch.Operation`);
     }
     if (!strict) continue;
     for (const field of ['op', 'path', 'from']) {
       const v = op[field];
       if (v !== undefined && v !== null && typeof v !== 'string') {
-        throw patchBadRequest(`error decoding patch: json: cannot unmarshal ${jsonKind(v)} into Go struct field jsonPatchOp.${field} of type string`);
+        throw patchBadRequest(`error decoding patch: json: cannot unmarshal ${goJsonKind(v)} into Go struct field jsonPatchOp.${field} of type string`);
       }
     }
     for (const k of Object.keys(op)) if (!OP_FIELDS.has(k)) unknown.push(`[${i}].${k}`);
@@ -189,7 +182,7 @@ function findObject(doc: Container, path: string): [Container, string] | null {
 function stringField(op: Record<string, unknown>, field: string): string | null | ErrorText {
   const v = op[field];
   if (v === undefined || v === null) return null;
-  if (typeof v !== 'string') return new ErrorText(`json: cannot unmarshal ${jsonKind(v)} into Go value of type string`);
+  if (typeof v !== 'string') return new ErrorText(`json: cannot unmarshal ${goJsonKind(v)} into Go value of type string`);
   return v;
 }
 

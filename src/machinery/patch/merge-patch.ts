@@ -8,6 +8,7 @@ import { strictDecodingErrors } from '../schema/decode-errors.ts';
 import { JsonSyntaxError, parseJsonStrict } from '../schema/json-parse.ts';
 import { deepClone, isPlainObject } from '../schema/walk.ts';
 import { type FieldValidation, patchBadRequest } from './patch-errors.ts';
+import { goJsonKind } from '../go-json.ts';
 
 export const INVALID_MERGE_PATCH = 'Invalid JSON Patch';
 
@@ -15,14 +16,6 @@ export interface DecodedMergePatch {
   patch: unknown;
   /** Under fieldValidation Strict or Warn: `duplicate field "metadata.labels.a"` for keys repeated in the patch. */
   strictErrors: string[];
-}
-
-function jsonKind(v: unknown): string {
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'array';
-  return 'object';
 }
 
 /**
@@ -41,7 +34,7 @@ export function decodeMergePatch(text: string, fieldValidation: FieldValidation 
   }
   const patch = parsed.value;
   if (strict && patch !== null && !isPlainObject(patch)) {
-    throw patchBadRequest(`error decoding patch: json: cannot unmarshal ${jsonKind(patch)} into Go value of type map[string]interface {}`);
+    throw patchBadRequest(`error decoding patch: json: cannot unmarshal ${goJsonKind(patch)} into Go value of type map[string]interface {}`);
   }
   if (patch === null || (typeof patch !== 'object')) throw patchBadRequest(INVALID_MERGE_PATCH);
   return { patch, strictErrors: strict ? strictDecodingErrors([], parsed.duplicates, parsed.positions) : [] };

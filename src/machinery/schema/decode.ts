@@ -9,6 +9,7 @@ import { canonicalQuantity, QuantityError } from '../quantity.ts';
 import { base64ErrorOffset, base64ErrorText, canonicalBase64 } from './go-base64.ts';
 import { parseGoTime } from './go-time.ts';
 import { asSchema, deref, EMPTY_SCOPE, itemSchema, kindOf, mapValueSchema, preservesUnknown, type RefScope, scopeOf, type SchemaKind } from './schema-kind.ts';
+import { goJsonKind } from '../go-json.ts';
 
 export interface DecodeOptions {
   /** The Kind being decoded (`ConfigMap`): the Go struct name of the root in error texts. */
@@ -139,15 +140,6 @@ class DecodeState {
   }
 }
 
-/** What Go calls a JSON value in `cannot unmarshal <what>`. */
-function jsonKind(v: unknown): string {
-  if (typeof v === 'string') return 'string';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (Array.isArray(v)) return 'array';
-  return 'object';
-}
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -183,24 +175,24 @@ function zeroValue(node: Node): unknown {
 function decodeValue(v: unknown, node: Node, st: DecodeState, structName: string): unknown {
   switch (node.kind) {
     case 'string':
-      if (typeof v !== 'string') st.save(st.typeText(jsonKind(v), 'string', structName));
+      if (typeof v !== 'string') st.save(st.typeText(goJsonKind(v), 'string', structName));
       return v;
     case 'integer':
       if (typeof v === 'number') {
         if (!fitsInteger(v, node.bits)) st.save(st.typeText(`number ${String(v)}`, goType(node), structName));
       } else {
-        st.save(st.typeText(jsonKind(v), goType(node), structName));
+        st.save(st.typeText(goJsonKind(v), goType(node), structName));
       }
       return v;
     case 'number':
-      if (typeof v !== 'number') st.save(st.typeText(jsonKind(v), 'float64', structName));
+      if (typeof v !== 'number') st.save(st.typeText(goJsonKind(v), 'float64', structName));
       return v;
     case 'boolean':
-      if (typeof v !== 'boolean') st.save(st.typeText(jsonKind(v), 'bool', structName));
+      if (typeof v !== 'boolean') st.save(st.typeText(goJsonKind(v), 'bool', structName));
       return v;
     case 'bytes': {
       if (typeof v !== 'string') {
-        st.save(st.typeText(jsonKind(v), '[]uint8', structName));
+        st.save(st.typeText(goJsonKind(v), '[]uint8', structName));
         return v;
       }
       const canonical = canonicalBase64(v);
@@ -213,7 +205,7 @@ function decodeValue(v: unknown, node: Node, st: DecodeState, structName: string
     case 'time':
     case 'microtime': {
       // metav1.Time's UnmarshalJSON: a string, then time.Parse; both failures end decoding at once.
-      if (typeof v !== 'string') throw new FatalDecodeError(st.typeText(jsonKind(v), 'string', structName));
+      if (typeof v !== 'string') throw new FatalDecodeError(st.typeText(goJsonKind(v), 'string', structName));
       const parsed = parseGoTime(v, node.kind === 'microtime');
       if (!parsed.ok) throw new FatalDecodeError(parsed.error);
       return parsed.text === null ? ABSENT : parsed.text;
@@ -235,12 +227,12 @@ function decodeValue(v: unknown, node: Node, st: DecodeState, structName: string
         if (!fitsInteger(v, 32)) throw new FatalDecodeError(st.typeText(`number ${String(v)}`, 'int32', structName));
         return v;
       }
-      throw new FatalDecodeError(st.typeText(jsonKind(v), 'int32', structName));
+      throw new FatalDecodeError(st.typeText(goJsonKind(v), 'int32', structName));
     case 'any':
       return v;
     case 'array': {
       if (!Array.isArray(v)) {
-        st.save(st.typeText(jsonKind(v), goType(node), structName));
+        st.save(st.typeText(goJsonKind(v), goType(node), structName));
         return v;
       }
       const item = node.item as Node;
@@ -260,7 +252,7 @@ function decodeValue(v: unknown, node: Node, st: DecodeState, structName: string
     }
     case 'map': {
       if (!isPlainObject(v)) {
-        st.save(st.typeText(jsonKind(v), goType(node), structName));
+        st.save(st.typeText(goJsonKind(v), goType(node), structName));
         return v;
       }
       const item = node.item as Node;
@@ -280,7 +272,7 @@ function decodeValue(v: unknown, node: Node, st: DecodeState, structName: string
     }
     case 'object':
       if (!isPlainObject(v)) {
-        st.save(st.typeText(jsonKind(v), goType(node), structName));
+        st.save(st.typeText(goJsonKind(v), goType(node), structName));
         return v;
       }
       decodeStruct(v, node, st, false);
@@ -299,7 +291,7 @@ function decodeStruct(v: Record<string, unknown>, node: Node, st: DecodeState, r
         if (x === null) delete v[key];
         else if (typeof x !== 'string') {
           st.fields.push(key);
-          st.save(st.typeText(jsonKind(x), 'string', node.structName));
+          st.save(st.typeText(goJsonKind(x), 'string', node.structName));
           st.fields.pop();
         }
         continue;
@@ -341,7 +333,7 @@ export function decodeObject<T = Record<string, unknown>>(value: unknown, schema
     } else if (isPlainObject(value)) {
       decodeStruct(value, node, st, true);
     } else if (value !== null) {
-      st.save(st.typeText(jsonKind(value), `${versionOf(opts.apiVersion)}.${node.structName}`, ''));
+      st.save(st.typeText(goJsonKind(value), `${versionOf(opts.apiVersion)}.${node.structName}`, ''));
     }
     typeError = st.saved;
   } catch (e) {

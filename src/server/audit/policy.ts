@@ -6,7 +6,7 @@ import YAML from '../../machinery/yaml.ts';
 import { fieldErrorText, invalid, notSupported, required, type FieldError } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { renamedGroupOf } from '../group-alias.ts';
-import { goJsonKind } from '../../apis/core/go-json.ts';
+import { goJsonKind } from '../../machinery/go-json.ts';
 
 export const AUDIT_GROUP = 'audit.svc.io';
 export const AUDIT_API_VERSION = `${AUDIT_GROUP}/v1`;

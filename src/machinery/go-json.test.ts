@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goJsonObjectError } from './go-json.ts';
+import { goJsonKind, goJsonObjectError } from './go-json.ts';
 
 const err = (s: string) => goJsonObjectError(new TextEncoder().encode(s));
 
@@ -51,4 +51,13 @@ test('syntax errors carry the Go scanner wording', () => {
 test('non-ASCII bytes are quoted as Go quotes a rune', () => {
   assert.equal(goJsonObjectError(Uint8Array.of(0x80)), "invalid character '\\u0080' looking for beginning of value");
   assert.equal(goJsonObjectError(Uint8Array.of(0xe9)), "invalid character 'é' looking for beginning of value");
+});
+
+test('goJsonKind names a parsed value as Go\'s UnmarshalTypeError does', () => {
+  assert.equal(goJsonKind({ a: 1 }), 'object');
+  assert.equal(goJsonKind([]), 'array');
+  assert.equal(goJsonKind('s'), 'string');
+  assert.equal(goJsonKind(1.5), 'number');
+  assert.equal(goJsonKind(false), 'bool');
+  assert.equal(goJsonKind(null), 'null');
 });

@@ -1,8 +1,9 @@
 // The error Go's encoding/json reports when unmarshalling bytes into map[string]interface{}, as Secret
 // validation does for docker config data. Syntax errors carry the scanner's wording
 // (`invalid character 'x' looking for beginning of value`); a valid document that is not an object says
-// `json: cannot unmarshal array into Go value of type map[string]interface {}`.
-import { goQuote } from '../../machinery/go-format.ts';
+// `json: cannot unmarshal array into Go value of type map[string]interface {}`. And the JSON kind of an
+// already parsed value, as every such `cannot unmarshal <kind> into ...` names it.
+import { goQuote } from './go-format.ts';
 
 type Ctx = 'object-key' | 'object-value' | 'array';
 
@@ -194,7 +195,11 @@ export function goJsonObjectError(data: Uint8Array, goType = 'map[string]interfa
   return kind ? `json: cannot unmarshal ${kind} into Go value of type ${goType}` : undefined;
 }
 
-/** The JSON kind of a parsed value, as Go's type errors name it. */
+/**
+ * The JSON kind of a parsed value, as Go's type errors name it: object, array, string, number, bool. Go
+ * never names null (it unmarshals into any type without error), so `null` here means the caller let one
+ * through.
+ */
 export function goJsonKind(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   if (value === null) return 'null';
