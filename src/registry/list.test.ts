@@ -30,6 +30,17 @@ describe('continue tokens', () => {
     assert.equal(refusal(() => decodeContinue(t({ v: 'meta.svc.io/v1', rv: 1, start: './a' }))).message, `${prefix}./a`);
     assert.equal(refusal(() => decodeContinue(t({ v: 'meta.svc.io/v1', rv: 1.5, start: 'a' }))).message, `${prefix}json: cannot unmarshal number into Go struct field continueToken.rv of type int64`);
   });
+
+  it('are checked as Go\'s json.Unmarshal checks them: its scanner\'s texts, and null an empty token', () => {
+    const raw = (text: string | Buffer) => Buffer.from(text).toString('base64url');
+    const prefix = 'invalid continue token: continue key is not valid: ';
+    assert.equal(refusal(() => decodeContinue(raw('[1]'))).message, `${prefix}json: cannot unmarshal array into Go value of type storage.continueToken`);
+    assert.equal(refusal(() => decodeContinue(raw('{"v":"x"'))).message, `${prefix}unexpected end of JSON input`);
+    assert.equal(refusal(() => decodeContinue(raw('{"v" 1}'))).message, `${prefix}invalid character '1' after object key`);
+    assert.equal(refusal(() => decodeContinue(raw('\v{}'))).message, `${prefix}invalid character '\\v' looking for beginning of value`);
+    assert.equal(refusal(() => decodeContinue(raw('\u00e9'))).message, `${prefix}invalid character '\u00c3' looking for beginning of value`);
+    assert.equal(refusal(() => decodeContinue(raw('null'))).message, `${prefix}server does not recognize this encoded version `);
+  });
 });
 
 describe('ListOptions validation', () => {

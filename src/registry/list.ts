@@ -8,6 +8,7 @@ import type { ResourceStore } from './store.ts';
 import { buildSelection, parseSelectors, type Selection } from './selection.ts';
 import * as status from '../machinery/status.ts';
 import { forbidden as fieldForbidden, notSupported, type FieldError } from '../machinery/field-errors.ts';
+import { goJsonKind, goJsonObjectError } from '../machinery/go-json.ts';
 
 export interface ListOptions {
   labelSelector?: string;
@@ -107,22 +108,15 @@ function invalidContinue(reason: string): status.StatusError {
 /** Decodes a continue token; a 400 with Kubernetes' texts when it is not one this server handed out. */
 export function decodeContinue(token: string): ContinueToken {
   const bytes = decodeRawBase64Url(token);
-  const text = bytes.toString('utf8');
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalidContinue(goJsonSyntaxError(text));
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw invalidContinue(`json: cannot unmarshal ${goJsonType(parsed)} into Go value of type storage.continueToken`);
-  }
-  const t = parsed as Record<string, unknown>;
+  // Go's json.Unmarshal checks the whole document first; `null` leaves the token empty.
+  const refused = goJsonObjectError(bytes, 'storage.continueToken');
+  if (refused) throw invalidContinue(refused);
+  const t = (JSON.parse(bytes.toString('utf8')) ?? {}) as Record<string, unknown>;
   const fieldTypes: [string, 'string' | 'number', string][] = [['v', 'string', 'string'], ['rv', 'number', 'int64'], ['start', 'string', 'string']];
   for (const [field, jsType, goType] of fieldTypes) {
     const value = t[field];
     if (value !== undefined && value !== null && (typeof value !== jsType || (jsType === 'number' && !Number.isInteger(value)))) {
-      throw invalidContinue(`json: cannot unmarshal ${goJsonType(value)} into Go struct field continueToken.${field} of type ${goType}`);
+      throw invalidContinue(`json: cannot unmarshal ${goJsonKind(value)} into Go struct field continueToken.${field} of type ${goType}`);
     }
   }
   const version = (t.v as string | undefined) ?? '';
@@ -150,30 +144,6 @@ function decodeRawBase64Url(s: string): Buffer {
   }
   if (n % 4 === 1) throw invalidContinue(`illegal base64 data at input byte ${lastIndex}`);
   return Buffer.from(s.replace(/[\r\n]/g, ''), 'base64url');
-}
-
-function goJsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  return typeof v;
-}
-
-/** The first error Go's JSON decoder reports for text JSON.parse refused (the common cases). */
-function goJsonSyntaxError(text: string): string {
-  const trimmed = text.trimStart();
-  if (!trimmed) return 'unexpected end of JSON input';
-  const c = trimmed[0];
-  if (!/[{["\-0-9tfn]/.test(c)) return `invalid character ${goQuoteChar(c)} looking for beginning of value`;
-  return 'unexpected end of JSON input';
-}
-
-function goQuoteChar(c: string): string {
-  if (c === "'") return "'\\''";
-  if (c === '"') return "'\"'";
-  const code = c.codePointAt(0)!;
-  if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;
-  return `'${c}'`;
 }
 
 /** True when Go's path.Clean would leave the rooted path as it is. */
