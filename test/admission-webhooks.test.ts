@@ -3,9 +3,13 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 import { jsonPatch, startAdmissionWebhook, type AdmissionWebhookServer, type Answer } from './support/admission-webhook.ts';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
+import { until } from './support/until.ts';
 
 const MUTATING = '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations';
 const VALIDATING = '/apis/admissionregistration.svc.io/v1/validatingwebhookconfigurations';
@@ -17,6 +21,27 @@ let closedPort: number;
 /** Answers by the path the webhook was configured with. */
 const answers = new Map<string, (review: any) => Answer | Promise<Answer>>();
 const reviewsAt = (path: string) => hook.reviews.filter((r) => r.path.split('?')[0] === path).map((r) => r.review);
+
+// ConfigMaps in `audit-request` are audited at Request level, other ConfigMaps at Metadata.
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+- level: Request
+  namespaces: [audit-request]
+  resources: [{group: "", resources: [configmaps]}]
+- level: Metadata
+  resources: [{group: "", resources: [configmaps]}]
+`;
+let auditLog: string;
+
+interface AuditEvent { auditID: string; stage: string; level: string; annotations?: Record<string, string> }
+/** The ResponseComplete event of one request, once written. */
+async function completedEvent(auditID: unknown): Promise<AuditEvent> {
+  const find = async () => (await readFile(auditLog, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as AuditEvent)
+    .find((e) => e.auditID === auditID && e.stage === 'ResponseComplete');
+  await until(async () => !!await find(), `the audit event of ${auditID}`);
+  return (await find())!;
+}
 
 /** A webhook configuration that was stored before validation required side-effect-free webhooks (Kubernetes: created through v1beta1). */
 const LEGACY_SIDE_EFFECTS = 'legacy-side-effects';
@@ -38,7 +63,11 @@ before(async () => {
       failurePolicy: 'Fail', matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {}, sideEffects: 'Unknown', timeoutSeconds: 10, admissionReviewVersions: ['v1'],
     }],
   }));
-  s = await startTestServer({ storage });
+  const dir = await mkdtemp(join(tmpdir(), 'capstan-admission-audit-'));
+  const policyFile = join(dir, 'policy.yaml');
+  auditLog = join(dir, 'audit.log');
+  await writeFile(policyFile, AUDIT_POLICY);
+  s = await startTestServer({ storage, audit: { policyFile, logPath: auditLog } });
 });
 after(async () => { await s?.stop(); await hook?.close(); });
 
@@ -331,5 +360,90 @@ describe('admission webhooks', () => {
     assert.equal((await s.request('DELETE', `${VALIDATING}/labelled`)).status, 200);
     assert.equal(reviewsAt('/everything').length, 0);
     await remove();
+  });
+  test('ResourceQuota runs after the validating webhooks: a request a webhook refuses is not charged; one it allows still is', async () => {
+    await namespace('quota-order');
+    const quotas = '/api/v1/namespaces/quota-order/resourcequotas';
+    assert.equal((await s.request('POST', quotas, { body: JSON.stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'q' }, spec: { hard: { configmaps: '2' } } }) })).status, 201);
+    // What the quota controller would write: admission enforces a quota once its status is filled.
+    const current = (await s.request('GET', `${quotas}/q`)).json();
+    const filled = await s.request('PUT', `${quotas}/q/status`, { body: JSON.stringify({ ...current, status: { hard: { configmaps: '2' }, used: { configmaps: '0' } } }) });
+    assert.equal(filled.status, 200, filled.body);
+    const used = async () => (await s.request('GET', `${quotas}/q`)).json().status.used.configmaps;
+    answers.set('/quota-order', (review) => review.request.object.metadata.labels?.deny
+      ? { allowed: false, status: { code: 403, reason: 'Forbidden', message: 'denied by label' } }
+      : { allowed: true });
+    const remove = await configure(VALIDATING, 'quota-order', [webhook('quota-order.example.com', '/quota-order', inNamespace('quota-order'))]);
+    for (const name of ['denied-1', 'denied-2', 'denied-3']) {
+      const denied = await createConfigMap('quota-order', name, { labels: { deny: 'yes' } });
+      assert.equal(denied.status, 403, denied.body);
+      assert.equal(denied.json().message, 'admission webhook "quota-order.example.com" denied the request: denied by label');
+    }
+    assert.equal(await used(), '0');
+    for (const name of ['one', 'two']) assert.equal((await createConfigMap('quota-order', name)).status, 201);
+    assert.equal(await used(), '2');
+    const calls = reviewsAt('/quota-order').length;
+    const over = await createConfigMap('quota-order', 'three');
+    assert.equal(over.status, 403, over.body);
+    assert.equal(over.json().message, 'configmaps "three" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=2, limited: configmaps=2');
+    // The webhook saw (and allowed) the request quota then refused.
+    assert.equal(reviewsAt('/quota-order').length, calls + 1);
+    await remove();
+  });
+
+  test('audit annotations: webhooks\' own as <webhook>/<key>, each mutating call, its patch at Request level, calls that failed open', async () => {
+    await namespace('audit-request');
+    await namespace('audit-metadata');
+    const mutate = (review: any) => ({
+      allowed: true, auditAnnotations: { 'seen-by': 'mutator', 'not a key': 'dropped' },
+      ...jsonPatch([{ op: 'add', path: '/metadata/labels', value: { ...(review.request.object.metadata.labels ?? {}), mutated: 'yes' } }]),
+    });
+    answers.set('/audit-mutate', mutate);
+    answers.set('/audit-validate', () => ({ allowed: true, auditAnnotations: { decision: 'allowed' } }));
+    const selected = { namespaceSelector: { matchExpressions: [{ key: 'test', operator: 'In', values: ['audit-request', 'audit-metadata'] }] } };
+    const removeMutating = await configure(MUTATING, 'audit-mutating', [
+      webhook('mutator.example.com', '/audit-mutate', selected),
+      webhook('unreachable.example.com', '/down', { ...selected, clientConfig: { url: `https://127.0.0.1:${closedPort}/down`, caBundle: hook.caBundle }, failurePolicy: 'Ignore' }),
+    ]);
+    const removeValidating = await configure(VALIDATING, 'audit-validating', [webhook('validator.example.com', '/audit-validate', selected)]);
+
+    const mutation = '{"configuration":"audit-mutating","webhook":"mutator.example.com","mutated":true}';
+    const unreachable = '{"configuration":"audit-mutating","webhook":"unreachable.example.com","mutated":false}';
+    const atRequest = await createConfigMap('audit-request', 'one');
+    assert.equal(atRequest.status, 201, atRequest.body);
+    const requestEvent = await completedEvent(atRequest.headers['audit-id']);
+    assert.equal(requestEvent.level, 'Request');
+    const admission = (e: AuditEvent) => Object.fromEntries(Object.entries(e.annotations ?? {}).filter(([k]) => !k.startsWith('authorization.')));
+    assert.deepEqual(admission(requestEvent), {
+      'mutator.example.com/seen-by': 'mutator',
+      'mutation.webhook.admission.svc.io/round_0_index_0': mutation,
+      'patch.webhook.admission.svc.io/round_0_index_0': '{"configuration":"audit-mutating","webhook":"mutator.example.com","patch":[{"op":"add","path":"/metadata/labels","value":{"mutated":"yes"}}],"patchType":"JSONPatch"}',
+      'mutation.webhook.admission.svc.io/round_0_index_1': unreachable,
+      'failed-open.mutation.webhook.admission.svc.io/round_0_index_1': 'unreachable.example.com',
+      'validator.example.com/decision': 'allowed',
+    });
+
+    // At Metadata level the patch (which may carry the object's data) is left out.
+    const atMetadata = await createConfigMap('audit-metadata', 'one');
+    assert.equal(atMetadata.status, 201, atMetadata.body);
+    const metadataEvent = await completedEvent(atMetadata.headers['audit-id']);
+    assert.equal(metadataEvent.level, 'Metadata');
+    assert.deepEqual(admission(metadataEvent), {
+      'mutator.example.com/seen-by': 'mutator',
+      'mutation.webhook.admission.svc.io/round_0_index_0': mutation,
+      'mutation.webhook.admission.svc.io/round_0_index_1': unreachable,
+      'failed-open.mutation.webhook.admission.svc.io/round_0_index_1': 'unreachable.example.com',
+      'validator.example.com/decision': 'allowed',
+    });
+
+    // A refused request keeps what admission recorded before the refusal.
+    answers.set('/audit-validate', () => ({ allowed: false, auditAnnotations: { decision: 'denied' }, status: { message: 'no' } }));
+    const denied = await createConfigMap('audit-metadata', 'two');
+    assert.equal(denied.status, 400, denied.body);
+    const deniedEvent = await completedEvent(denied.headers['audit-id']);
+    assert.equal(deniedEvent.annotations?.['validator.example.com/decision'], 'denied');
+    assert.equal(deniedEvent.annotations?.['mutation.webhook.admission.svc.io/round_0_index_0'], mutation);
+    await removeValidating();
+    await removeMutating();
   });
 });

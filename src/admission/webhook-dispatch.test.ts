@@ -137,7 +137,7 @@ test('validating: all called, warnings and audit annotations kept, the first ref
     (e: StatusError) => e.code === 403 && e.reason === 'Forbidden' && e.message === 'admission webhook "deny-a" denied the request: a says no');
   assert.equal(hook.reviews.length, 3);
   assert.deepEqual([...a.ctx.warnings].sort(), ['from a', 'from ok']);
-  assert.deepEqual(a.auditAnnotations, { 'ok/checked': 'true' });
+  assert.deepEqual(a.auditAnnotations, new Map([['ok/checked', { value: 'true', level: 'Metadata' }]]));
   // A validating webhook may not patch.
   hook.answer = () => ({ allowed: true, ...jsonPatch([]) });
   await assert.rejects(dispatchValidating(webhooks('v', [{ name: 'patcher' }]), attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } }), deps),
@@ -176,4 +176,37 @@ test('dry run: a webhook without sideEffects, or with Some, is not called; witho
     (e: StatusError) => e.code === 500 && e.message === 'Internal error occurred: failed calling webhook "v2-only": could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)');
   await dispatchValidating(webhooks('s', [{ name: 'v2-only', admissionReviewVersions: ['v2'], failurePolicy: 'Ignore' }]), cm, deps);
   assert.equal(hook.reviews.length, 1);
+});
+
+const annotationsOf = (a: AdmissionAttributes) => Object.fromEntries([...(a.auditAnnotations ?? [])].map(([k, v]) => [k, `${v.level} ${v.value}`]));
+
+test('audit annotations: every mutating call by round and index, its patch at Request level, calls that failed open, webhooks\' own annotations', async () => {
+  hook.answer = (review, path) => {
+    const name = path.slice(1, path.indexOf('?'));
+    if (name === 'labeller') return { allowed: true, auditAnnotations: { 'labelled-by': 'labeller', 'bad key': 'dropped' }, ...(labelsOf(review).again ? {} : jsonPatch([{ path: '/metadata/labels', op: 'add', value: { ...labelsOf(review), again: '<yes>' } }])) };
+    if (name === 'down') return { raw: { status: 500, body: 'down', contentType: 'text/plain' } };
+    return { allowed: true };
+  };
+  const hooks = [
+    ...webhooks('a-config', [{ name: 'quiet', reinvocationPolicy: 'IfNeeded' }, { name: 'down', failurePolicy: 'Ignore' }]),
+    ...webhooks('b-config', [{ name: 'labeller' }]),
+  ];
+  const a = attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } });
+  await dispatchMutating(hooks, a, deps);
+  assert.deepEqual(annotationsOf(a), {
+    'mutation.webhook.admission.svc.io/round_0_index_0': 'Metadata {"configuration":"a-config","webhook":"quiet","mutated":false}',
+    'mutation.webhook.admission.svc.io/round_0_index_1': 'Metadata {"configuration":"a-config","webhook":"down","mutated":false}',
+    'failed-open.mutation.webhook.admission.svc.io/round_0_index_1': 'Metadata down',
+    'labeller/labelled-by': 'Metadata labeller',
+    // Go marshals each operation as a map: keys sorted, and < > & escaped.
+    'patch.webhook.admission.svc.io/round_0_index_2': 'Request {"configuration":"b-config","webhook":"labeller","patch":[{"op":"add","path":"/metadata/labels","value":{"again":"\\u003cyes\\u003e"}}],"patchType":"JSONPatch"}',
+    'mutation.webhook.admission.svc.io/round_0_index_2': 'Metadata {"configuration":"b-config","webhook":"labeller","mutated":true}',
+    // Called again because a later webhook changed the object; keeps its index.
+    'mutation.webhook.admission.svc.io/round_1_index_0': 'Metadata {"configuration":"a-config","webhook":"quiet","mutated":false}',
+  });
+
+  // Validating: a call that failed open is numbered among the webhooks called.
+  const v = attrs('', 'v1', 'configmaps', { object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } } });
+  await dispatchValidating(webhooks('v', [{ name: 'quiet' }, { name: 'skipped', objectSelector: { matchLabels: { never: 'x' } } }, { name: 'down', failurePolicy: 'Ignore' }]), v, deps);
+  assert.deepEqual(annotationsOf(v), { 'failed-open.validating.webhook.admission.svc.io/round_0_index_1': 'Metadata down' });
 });

@@ -15,6 +15,8 @@ import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { applyJsonPatch, decodeJsonPatch } from '../machinery/patch/json-patch.ts';
 import type { ServedResource } from '../server/apis.ts';
 import type { AdmissionAttributes } from './chain.ts';
+import { addAnnotation } from './audit-annotations.ts';
+import { failedOpenAnnotation, MutationAnnotator } from './webhook-annotations.ts';
 import { decodeReviewResponse, reviewRequestBody, reviewVersionFor, verifyReviewResponse, type AdmissionAnswer, type AdmissionRequest } from './admission-review.ts';
 import type { CompiledWebhook } from './webhook-configurations.ts';
 import { AuthorizationChecks, celAuthorizer, evaluateMatchConditions } from './webhook-conditions.ts';
@@ -162,15 +164,10 @@ export class WebhookRequest {
     };
   }
 
-  addAnnotations(webhookName: string, annotations: Record<string, string>): void {
-    const keys = Object.keys(annotations);
-    if (!keys.length) return;
-    const into = (this.attrs.auditAnnotations ??= {});
-    // Kubernetes refuses to overwrite an annotation with another value (it logs and keeps the first).
-    for (const k of keys) {
-      const key = `${webhookName}/${k}`;
-      if (!(key in into)) into[key] = annotations[k]!;
-    }
+  /** A webhook's auditAnnotations, as `<webhook name>/<key>`; a key of the wrong format is dropped (Kubernetes
+   *  logs it), and one already set keeps its first value. */
+  addWebhookAnnotations(webhookName: string, annotations: Record<string, string>): void {
+    for (const [k, v] of Object.entries(annotations)) addAnnotation(this.attrs, `${webhookName}/${k}`, v);
   }
 
   addWarnings(warnings: string[]): void {
@@ -229,14 +226,14 @@ async function callWebhook(hook: CompiledWebhook, inv: ServedResource, req: Webh
   } catch (err) {
     throw new WebhookCallError(hook.name, `received invalid webhook response: ${(err as Error).message}`);
   }
-  req.addAnnotations(hook.name, answer.auditAnnotations);
+  req.addWebhookAnnotations(hook.name, answer.auditAnnotations);
   req.addWarnings(answer.warnings);
   if (!answer.allowed) throw denied(hook.name, answer.result);
   return answer;
 }
 
 /** Applies a mutating webhook's patch; answers whether the object changed. */
-function applyPatch(hook: CompiledWebhook, inv: ServedResource, req: WebhookRequest, answer: AdmissionAnswer): boolean {
+function applyPatch(hook: CompiledWebhook, inv: ServedResource, req: WebhookRequest, answer: AdmissionAnswer, annotator: MutationAnnotator): boolean {
   if (!answer.patch) return false;
   let ops;
   try {
@@ -265,6 +262,7 @@ function applyPatch(hook: CompiledWebhook, inv: ServedResource, req: WebhookRequ
     if (patched.metadata === null || typeof patched.metadata !== 'object') patched.metadata = {};
   }
   const changed = !deepEqual(current, patched);
+  annotator.patched(ops.operations);
   if (!viewOf(inv.def, req.subresource)) applyDefaults(patched, inv.version.schema);
   req.replaceObject(inv, patched);
   return changed;
@@ -278,17 +276,20 @@ export async function dispatchMutating(hooks: readonly CompiledWebhook[], attrs:
   const reinvoke = new Set<string>();
   for (let round = 0; round < 2; round++) {
     if (round === 1 && !reinvoke.size) return;
-    for (const hook of hooks) {
+    for (const [index, hook] of hooks.entries()) {
       if (round === 1 && !reinvoke.has(hook.uid)) continue;
       const inv = await shouldCall(hook, req);
       if (!inv) continue;
+      const annotator = new MutationAnnotator(attrs, round, index, hook);
       let changed = false;
       let error: unknown;
       try {
-        changed = applyPatch(hook, inv, req, await callWebhook(hook, inv, req, true));
+        changed = applyPatch(hook, inv, req, await callWebhook(hook, inv, req, true), annotator);
       } catch (err) {
         error = err;
       }
+      // Every call is recorded, whatever its outcome.
+      annotator.called(changed);
       if (changed) {
         for (const uid of previouslyInvoked) reinvoke.add(uid);
         previouslyInvoked = new Set();
@@ -296,7 +297,7 @@ export async function dispatchMutating(hooks: readonly CompiledWebhook[], attrs:
       if (hook.reinvocationPolicy === 'IfNeeded') previouslyInvoked.add(hook.uid);
       if (error === undefined) continue;
       if (error instanceof WebhookCallError) {
-        if (hook.failurePolicy === 'Ignore') continue;
+        if (hook.failurePolicy === 'Ignore') { annotator.failedOpen(); continue; }
         throw failedClosed(error);
       }
       throw error;
@@ -313,13 +314,17 @@ export async function dispatchValidating(hooks: readonly CompiledWebhook[], attr
     if (inv) calls.push([hook, inv]);
   }
   if (!calls.length) return;
-  const outcomes = await Promise.all(calls.map(async ([hook, inv]) => {
+  const outcomes = await Promise.all(calls.map(async ([hook, inv], index) => {
     try {
       await callWebhook(hook, inv, req, false);
       return undefined;
     } catch (err) {
-      if (err instanceof WebhookCallError) return hook.failurePolicy === 'Ignore' ? undefined : failedClosed(err);
-      return err;
+      if (!(err instanceof WebhookCallError)) return err;
+      if (hook.failurePolicy !== 'Ignore') return failedClosed(err);
+      // Numbered among the webhooks called, as Kubernetes numbers them.
+      const failed = failedOpenAnnotation('validating', 0, index, hook.name);
+      addAnnotation(attrs, failed.key, failed.value);
+      return undefined;
     }
   }));
   const first = outcomes.find((e) => e !== undefined);

@@ -136,7 +136,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     mutatingConfigurations: storeFor('admissionregistration.svc.io', 'mutatingwebhookconfigurations'),
     validatingConfigurations: storeFor('admissionregistration.svc.io', 'validatingwebhookconfigurations'),
   });
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins(), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)], webhooks);
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()], webhooks, [resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),

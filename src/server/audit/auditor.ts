@@ -13,6 +13,7 @@ import type { RequestInfo } from '../requestinfo.ts';
 import { auditUser, microTime, type AuditEvent, type ObjectRef, type ResponseStatus } from './event.ts';
 import type { AuditSink } from './log-backend.ts';
 import { AUDIT_API_VERSION, evaluatePolicy, type AuditPolicy, type Level, type RequestAuditConfig, type Stage } from './policy.ts';
+import { rememberRequestAudit, type AuditAnnotationSink } from './request-context.ts';
 
 export type { AdmitTrace };
 
@@ -40,7 +41,10 @@ export class Auditor {
 
   /** Starts the audit of one request: call start() once authentication and authorization are done. */
   begin(req: Request, res: Response, info: RequestInfo): RequestAudit {
-    return new RequestAudit(this, req, res, info);
+    const audit = new RequestAudit(this, req, res, info);
+    // Admission finds the event through the request (see request-context.ts).
+    rememberRequestAudit(req, audit);
+    return audit;
   }
 
   write(event: AuditEvent): void {
@@ -62,7 +66,7 @@ function now(): number {
   return performance.timeOrigin + performance.now();
 }
 
-export class RequestAudit {
+export class RequestAudit implements AuditAnnotationSink {
   readonly trace: AdmitTrace = {};
   readonly auditID: string;
   readonly #auditor: Auditor;
@@ -86,9 +90,15 @@ export class RequestAudit {
     res.setHeader('Audit-ID', this.auditID);
   }
 
-  /** Adds an annotation to the events still to come. */
+  /** Adds an annotation to the events still to come. As Kubernetes' audit context, a key already set keeps
+   *  its first value. */
   annotate(key: string, value: string): void {
-    this.#annotations[key] = value;
+    if (!(key in this.#annotations)) this.#annotations[key] = value;
+  }
+
+  /** The level the policy chose (None until start()). */
+  get level(): Level {
+    return this.#config?.level ?? 'None';
   }
 
   /** Authentication (and authorization) are done, or failed: the policy decides, RequestReceived is written. */

@@ -19,6 +19,7 @@ import { toTable, partialMetadata } from './table.ts';
 import { serveWatch } from './watch.ts';
 import type { AdmissionChain, AdmissionAttributes } from '../../admission/chain.ts';
 import { deleteOptions, writeOptions } from '../../admission/operation-options.ts';
+import { bindRequestAudit } from '../audit/request-context.ts';
 import { deleteOptionsOf } from './delete-options.ts';
 import { patchFormatFor, patchBodyText, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
 import { serverSideApply } from './apply.ts';
@@ -57,6 +58,7 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
   const namespace = def.namespaced ? info.namespace : '';
   const params = parseQuery(query, info.verb);
   const ctx: RequestContext = { user, version: info.apiVersion, subresource: sub, dryRun: params.dryRun, warnings: [] };
+  bindRequestAudit(ctx, req);
   const tableAllowed = !sub && (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch');
   const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : [''], { objects: true, watch: info.verb === 'watch' });
 
