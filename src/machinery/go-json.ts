@@ -11,8 +11,8 @@ const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0
 const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isHex = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 
-/** Go's quoteChar: the byte as a rune in single quotes. */
-function quoteChar(c: number): string {
+/** encoding/json's quoteChar, which its syntax errors print: the byte as a rune in single quotes. */
+export function quoteChar(c: number): string {
   if (c === 0x27) return "'\\''";
   if (c === 0x22) return `'"'`;
   const q = goQuote(String.fromCharCode(c));

@@ -6,6 +6,7 @@
 // loses at least one key (and its ':') from the parsed value, so any difference sends us to the slow
 // scanner, which finds the duplicates with their paths. Only a `\u003a` escape (a ':' that is not a ':' in
 // the text) can hide a difference, and its presence also sends us to the scanner.
+import { quoteChar } from '../go-json.ts';
 
 /** Deepest nesting accepted. Go's decoder allows 10000, but Node's own JSON.stringify and structuredClone
  * overflow their stack long before that (about 4400 and 1600 levels), so deeper bodies are refused here
@@ -154,21 +155,7 @@ export function goQuoteChar(code: number): string {
     else if (code < 0x10000) b = 0xe0 | (code >> 12);
     else b = 0xf0 | (code >> 18);
   }
-  if (b === 0x27) return `'\\''`;
-  if (b === QUOTE) return `'"'`;
-  if (b === BACKSLASH) return `'\\\\'`;
-  switch (b) {
-    case 0x07: return `'\\a'`;
-    case 0x08: return `'\\b'`;
-    case 0x0c: return `'\\f'`;
-    case 0x0a: return `'\\n'`;
-    case 0x0d: return `'\\r'`;
-    case 0x09: return `'\\t'`;
-    case 0x0b: return `'\\v'`;
-  }
-  if (b < 0x20 || b === 0x7f) return `'\\x${b.toString(16).padStart(2, '0')}'`;
-  if (b >= 0x80 && (b < 0xa1 || b === 0xad)) return `'\\u00${b.toString(16).padStart(2, '0')}'`;
-  return `'${String.fromCharCode(b)}'`;
+  return quoteChar(b);
 }
 
 /**
