@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseGoTime } from './go-time.ts';
+import { goTimeQuote, parseGoTime } from './go-time.ts';
 
 test('Time accepts RFC 3339 and stores it in UTC without fractional seconds', () => {
   const cases: [string, string | null][] = [
@@ -62,4 +62,9 @@ test('a time parsed again answers the same, as Time and as MicroTime apart', () 
   assert.deepEqual(first, { ok: true, text: t });
   assert.equal(parseGoTime(t, true).ok, false);
   assert.deepEqual(parseGoTime(t, false), { ok: true, text: t });
+});
+
+test("goTimeQuote is the time package's quote: ASCII kept, everything else as \\x bytes of its UTF-8", () => {
+  assert.equal(goTimeQuote('a"b\\c'), '"a\\"b\\\\c"');
+  assert.equal(goTimeQuote('5\u00b5s\n'), '"5\\xc2\\xb5s\\x0a"');
 });

@@ -48,8 +48,8 @@ function parse(value: string, micro: boolean): TimeParse {
 }
 
 function parseGeneric(value: string, layout: string, chunks: [string, Std][], micro: boolean): TimeParse {
-  const bad = (rest: string, elem: string): TimeParse => ({ ok: false, error: `parsing time ${quote(value)} as ${quote(layout)}: cannot parse ${quote(rest)} as ${quote(elem)}` });
-  const withMessage = (message: string): TimeParse => ({ ok: false, error: `parsing time ${quote(value)}${message}` });
+  const bad = (rest: string, elem: string): TimeParse => ({ ok: false, error: `parsing time ${goTimeQuote(value)} as ${goTimeQuote(layout)}: cannot parse ${goTimeQuote(rest)} as ${goTimeQuote(elem)}` });
+  const withMessage = (message: string): TimeParse => ({ ok: false, error: `parsing time ${goTimeQuote(value)}${message}` });
   let v = value;
   let year = 0, month = -1, day = -1, hour = 0, minute = 0, second = 0, nanos = 0, offset = 0;
   for (let k = 0; k < chunks.length; k++) {
@@ -128,7 +128,7 @@ function parseGeneric(value: string, layout: string, chunks: [string, Std][], mi
     if (range) return withMessage(`: ${range} out of range`);
     if (failed) return bad(hold, std);
   }
-  if (v.length) return withMessage(`: extra text: ${quote(v)}`);
+  if (v.length) return withMessage(`: extra text: ${goTimeQuote(v)}`);
   if (day < 1 || day > daysIn(month, year)) return withMessage(': day out of range');
 
   // Seconds since 0001-01-01 in UTC, then back to fields.
@@ -223,7 +223,7 @@ function formatYear(y: number): string {
 }
 
 /** Go's time.quote: ASCII kept (with `"` and `\` escaped), everything else as \x bytes of its UTF-8. */
-function quote(s: string): string {
+export function goTimeQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
     const c = ch.codePointAt(0) as number;
