@@ -49,6 +49,8 @@ test('a body the URL does not serve', () => {
     'ConfigMap in version "v1" cannot be handled as a Lease: converting (v1.ConfigMap) to (coordination.Lease): unknown conversion');
   assert.equal(refusal(() => decode('{"kind":"ConfigMapList"}')).message,
     'ConfigMapList in version "v1" cannot be handled as a ConfigMap: converting (v1.ConfigMapList) to (core.ConfigMap): unknown conversion');
+  assert.equal(refusal(() => decode('{"kind":"Gad\\u0007get"}')).message,
+    'Gad\x07get in version "v1" cannot be handled as a ConfigMap: no kind "Gad\\aget" is registered for version "v1" in scheme "pkg/api/legacyscheme/scheme.go:30"');
   assert.match(refusal(() => decode('{"kind":7}')).message, /^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: json: cannot unmarshal number into Go struct field \.kind of type string \(\{"kind":7\}\)$/);
 });
 

@@ -19,6 +19,7 @@ import { bodyMediaTypes } from '../server/codecs/media-types.ts';
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { deepClone } from '../machinery/schema/walk.ts';
 import { goJsonKind } from '../machinery/go-json.ts';
+import { goQuote } from '../machinery/go-format.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
@@ -135,7 +136,7 @@ function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersi
   }
   const apiVersion = apiVersionOf(gv.group, gv.version);
   if (!isRegistered(apiVersion, bodyKind)) {
-    return { ok: false, stage: 'decode', detail: `no kind ${JSON.stringify(bodyKind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(SCHEME_NAME)}`, kind: bodyKind, version: gv.version };
+    return { ok: false, stage: 'decode', detail: `no kind ${goQuote(bodyKind)} is registered for version ${goQuote(apiVersion)} in scheme ${goQuote(SCHEME_NAME)}`, kind: bodyKind, version: gv.version };
   }
   const sameKind = bodyKind === def.kind && gv.group === def.group;
   const version = sameKind ? def.versions.find((v) => v.name === gv.version) : undefined;
