@@ -168,13 +168,16 @@ class ExpiredContinueError extends status.StatusError {
 }
 
 /** Brings the cache to the store's current revision (a consistent read); false when it does not get there in time. */
-export async function syncCache(store: ResourceStore, storage: Storage, waitMs = FRESHNESS_WAIT_MS): Promise<boolean> {
+export async function syncCache(store: ResourceStore, storage: Storage, waitMs = FRESHNESS_WAIT_MS, onlyWithProgress = false): Promise<boolean> {
   let rev: number;
   try {
     rev = await storage.currentRevision();
   } catch (err) {
     throw store.storageError(err, 'list', '');
   }
+  // A cache whose storage cannot be asked for progress reaches another prefix's newer revision only with
+  // an event of its own: whoever can read storage instead need not wait for that.
+  if (onlyWithProgress && store.cache.revision < rev && !store.cache.requestProgress()) return false;
   return store.cache.waitFor(rev, waitMs);
 }
 
@@ -214,10 +217,10 @@ export async function listObjects(store: ResourceStore, storage: Storage, namesp
 
   const rv = requestedResourceVersion(rvText);
   if (rv === undefined) {
-    // Most recent: the cache once it has caught up with storage, else storage itself.
-    // On etcd an idle resource's cache learns the current revision only from progress notifications, so
-    // the wait is short and storage answers instead.
-    if (!(await syncCache(store, storage, CONSISTENT_LIST_CACHE_WAIT_MS))) return listFromStorage(store, storage, selection, 0, prefix, '', limit);
+    // Most recent: the cache once it has caught up with storage, else storage itself. On etcd an idle
+    // resource's cache learns the current revision from progress reports: asked for where etcd orders them
+    // after pending events, else not waited for at all (as Kubernetes reads etcd when it cannot ask).
+    if (!(await syncCache(store, storage, CONSISTENT_LIST_CACHE_WAIT_MS, true))) return listFromStorage(store, storage, selection, 0, prefix, '', limit);
   } else if (rv > 0) {
     await waitNotOlderThan(store, rv);
   }

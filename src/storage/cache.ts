@@ -272,6 +272,7 @@ export class WatchCache {
   /** Resolves true once the cache has seen `revision`, false after `timeoutMs`. */
   waitFor(revision: number, timeoutMs: number): Promise<boolean> {
     if (this.rev >= revision) return Promise.resolve(true);
+    this.requestProgress();
     return new Promise((resolve) => {
       const waiter = { revision, resolve: () => { clearTimeout(timer); resolve(true); } };
       const timer = setTimeout(() => {
@@ -363,6 +364,15 @@ export class WatchCache {
         this.eventStart = 0;
       }
     }
+  }
+
+  /** Asks storage to report progress soon; false when it cannot be asked, so that only this prefix's own
+   *  events (and etcd's rare periodic reports) move the cache on: waiting for another prefix's revision
+   *  is then in vain. */
+  requestProgress(): boolean {
+    const handle = this.handle;
+    if (!handle?.requestProgress) return true;
+    return handle.requestProgress();
   }
 
   private advance(revision: number): void {

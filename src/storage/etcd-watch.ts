@@ -37,6 +37,8 @@ export interface EtcdWatchOptions {
 }
 
 const IDLE_PROGRESS_MS = 1000;
+/** Progress requests for waiting readers are at least this far apart. */
+const PROGRESS_REQUEST_SPACING_MS = 20;
 const FIRST_RETRY_MS = 50;
 const MAX_RETRY_MS = 1000;
 
@@ -53,6 +55,7 @@ export class EtcdWatch implements WatchHandle {
   #retryTimer: NodeJS.Timeout | undefined;
   #idleTimer: NodeJS.Timeout | undefined;
   #lastResponseAt = 0;
+  #progressAskedAt = 0;
 
   constructor(options: EtcdWatchOptions) {
     this.#o = options;
@@ -68,6 +71,17 @@ export class EtcdWatch implements WatchHandle {
 
   cancel(): void {
     this.#finish();
+  }
+
+  requestProgress(): boolean {
+    if (this.#done || !this.#o.progressRequestsSafe()) return false;
+    // Readers waiting together are answered by one report.
+    const now = Date.now();
+    if (now - this.#progressAskedAt >= PROGRESS_REQUEST_SPACING_MS) {
+      this.#progressAskedAt = now;
+      this.#stream?.write({ progress_request: {} });
+    }
+    return true;
   }
 
   /** Ends the watch with an error for the listener. */

@@ -6,7 +6,7 @@ import { startEtcd, type EtcdCluster } from '../../test/support/etcd-process.ts'
 import { RecordingListener, storageContract, waitUntil } from './contract.ts';
 import { EtcdStorage, type EtcdStorageOptions } from './etcd.ts';
 import { etcdRangeEnd, EtcdKeys } from './etcd-keys.ts';
-import { progressRequestsAreOrdered } from './etcd-watch.ts';
+import { EtcdWatch, progressRequestsAreOrdered, type WatchStream } from './etcd-watch.ts';
 import { CompactedError, KeyExistsError, StoreUnavailableError } from './interface.ts';
 
 // One etcd for the file; every store gets a prefix of its own.
@@ -125,6 +125,54 @@ describe('EtcdStorage', () => {
     await storage.close();
     assert.equal(rec.errors.length, 1);
     assert.ok(rec.errors[0] instanceof StoreUnavailableError);
+  });
+
+  it('lets a waiting reader ask a watch for progress only where etcd orders the answer after pending events', async () => {
+    const storage = await open();
+    const client = new Etcd3({ hosts: etcd.endpoints });
+    try {
+      const { version } = await client.maintenance.status();
+      const handle = storage.watch('/registry/idle/', await storage.currentRevision(), new RecordingListener());
+      // The store learns etcd's version on its first calls.
+      await storage.get('/registry/idle/x');
+      await waitUntil(() => handle.requestProgress?.() === progressRequestsAreOrdered(version), 'the version to be known', 5000);
+      handle.cancel();
+    } finally {
+      client.close();
+      await storage.close();
+    }
+  });
+
+  it('reports progress past other prefixes\' writes when asked', async () => {
+    const client = new Etcd3({ hosts: etcd.endpoints });
+    const prefix = Buffer.from(`${freshPrefix()}/idle/`);
+    const rec = new RecordingListener();
+    // Safe only while asked: the watch's own idle requests stay off, so the report below answers the request.
+    let asking = false;
+    const watch = new EtcdWatch({
+      prefix: '/registry/idle/', etcdPrefix: prefix, etcdRangeEnd: etcdRangeEnd(prefix),
+      afterRevision: Number((await client.get('/').exec()).header.revision), listener: rec,
+      openStream: () => client.watchClient.watch() as Promise<WatchStream>, resumeTimeoutMs: 5000,
+      progressRequestsSafe: () => asking, onCompacted: () => {}, onEnd: () => {},
+    });
+    try {
+      watch.start();
+      const other = await client.put(`${freshPrefix()}/busy`).value('v').exec();
+      const revision = Number(other.header.revision);
+      assert.equal(watch.requestProgress(), false, 'not asked while unsafe');
+      await waitUntil(() => {
+        asking = true;
+        const asked = watch.requestProgress();
+        asking = false;
+        assert.equal(asked, true);
+        return rec.reached() >= revision;
+      }, 'a progress report at the other prefix\'s revision');
+      assert.deepEqual(rec.events, []);
+      assert.deepEqual(rec.errors, []);
+    } finally {
+      watch.cancel();
+      client.close();
+    }
   });
 });
 

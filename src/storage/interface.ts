@@ -47,6 +47,13 @@ export interface WatchListener {
 
 export interface WatchHandle {
   cancel(): void;
+  /**
+   * Asks for a progress report now, for a reader that waits to see the store's current revision.
+   * Absent: the store reports progress after every write by itself. True: asked, onProgress follows once
+   * every earlier event is delivered. False: this store cannot be asked (an etcd whose answers may overtake
+   * events), so an idle prefix's watch learns of newer revisions only from etcd's periodic reports.
+   */
+  requestProgress?(): boolean;
 }
 
 export interface Storage {
