@@ -1,7 +1,8 @@
-// The health checks behind ComponentStatus: the store (`etcd-0` ... one per etcd endpoint, or `etcd-0` for
-// the embedded store), checked with its ready(), and the controller manager (`controller-manager`), healthy
-// while this server runs the controllers or another server holds their lease and renews it.
-import type { ComponentCheck, ComponentHealth } from '../apis/core/componentstatus.ts';
+// The health checks of the control plane's parts, which the server offers its computed kinds (ComponentStatus
+// lists them): the store (`etcd-0` ... one per etcd endpoint, or `etcd-0` for the embedded store), checked
+// with its ready(), and the controller manager (`controller-manager`), healthy while this server runs the
+// controllers or another server holds their lease and renews it.
+import type { ComponentCheck, ComponentHealth } from '../apis/computed-kind.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { CONTROLLER_LEASE } from '../controllers/manager.ts';

@@ -4,7 +4,7 @@
 // when the removal release is known), and `apiserver_requested_deprecated_apis` is set to 1 for the
 // group, version, resource, sub-resource and removal release.
 import type { ServerResponse } from 'node:http';
-import type { ServedResource } from './apis.ts';
+import type { ApiResource } from './apis.ts';
 import type { RequestInfo } from './requestinfo.ts';
 import { warningHeader, type Response } from './respond.ts';
 import type { ApiServerMetrics } from './metrics/apiserver.ts';
@@ -16,7 +16,7 @@ export interface Annotator {
   annotate(key: string, value: string): void;
 }
 
-export function markDeprecatedRequest(res: Response, served: ServedResource, info: RequestInfo, metrics: ApiServerMetrics | undefined, audit: Annotator | undefined): void {
+export function markDeprecatedRequest(res: Response, served: ApiResource, info: RequestInfo, metrics: ApiServerMetrics | undefined, audit: Annotator | undefined): void {
   const deprecated = served.version.deprecated;
   if (!deprecated) return;
   addWarning(res, deprecated.warning);

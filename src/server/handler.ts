@@ -8,7 +8,7 @@ import type { Storage } from '../storage/interface.ts';
 import type { UserInfo } from '../apis/kind.ts';
 import * as status from '../machinery/status.ts';
 import type { AdmissionChain } from '../admission/chain.ts';
-import type { ApiSurface } from './apis.ts';
+import { isComputedResource, type ApiSurface } from './apis.ts';
 import { parseRequestInfo, type RequestInfo } from './requestinfo.ts';
 import { negotiate, type Representation } from './negotiate.ts';
 import { send, sendError, sendObject, toStatusError, type Request, type Response } from './respond.ts';
@@ -16,8 +16,6 @@ import { handleResource } from './handlers/resources.ts';
 import { coreVersions, apiGroupList, apiGroup, apiResourceList, aggregatedDiscovery } from './discovery.ts';
 import { serveOpenApi } from './handlers/openapi.ts';
 import { VERSION_INFO } from './version.ts';
-import type { KindDefinition } from '../apis/kind.ts';
-import type { ComputedSource } from '../apis/computed-kind.ts';
 import { computedRouteExists, serveComputed } from './handlers/computed.ts';
 import { markDeprecatedRequest } from './deprecated-request.ts';
 import type { ApiServerMetrics } from './metrics/apiserver.ts';
@@ -37,8 +35,6 @@ export interface HandlerDeps {
   };
   log(line: string): void;
   readyChecks: Record<string, () => Promise<void>>;
-  /** Where the objects of computed kinds (ComponentStatus) come from. */
-  computed?: Map<KindDefinition, ComputedSource>;
   /** The server's metrics: served at /metrics, fed by every resource request. */
   metrics?: ApiServerMetrics;
   /** The audit stage: absent unless both an audit policy and an audit log are configured. */
@@ -75,7 +71,7 @@ function answered(deps: HandlerDeps, req: Request, res: Response, state: Request
 
 /** The resources with a deprecated served version or a computed kind. */
 function specialResources(deps: HandlerDeps): Set<string> {
-  return new Set(deps.surface.served.filter((s) => s.version.deprecated || deps.computed?.has(s.def)).map((s) => s.def.plural));
+  return new Set(deps.surface.all.filter((s) => s.version.deprecated || isComputedResource(s)).map((s) => s.def.plural));
 }
 
 async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, special: Set<string>, req: Request, res: Response, state: RequestState): Promise<void> {
@@ -98,11 +94,11 @@ async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: str
   if (info.isResourceRequest) {
     // Only resources with a deprecated version or a computed kind need their entry here; the others are
     // looked up once, by the resource handler.
-    const served = special.has(info.resource) ? deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource) : undefined;
-    const computed = served && deps.computed?.get(served.def);
-    if (served?.version.deprecated && (!computed || computedRouteExists(served, info, url.searchParams))) markDeprecatedRequest(res, served, info, deps.metrics, audit);
+    const served = special.has(info.resource) ? deps.surface.find(info.apiGroup, info.apiVersion, info.resource) : undefined;
+    const computed = served && isComputedResource(served) ? served : undefined;
+    if (served?.version.deprecated && (!computed || computedRouteExists(computed, info, url.searchParams))) markDeprecatedRequest(res, served, info, deps.metrics, audit);
     if (await deps.access.serve(req, res, info, url.searchParams, user)) return;
-    if (computed) return serveComputed(served, computed, req, res, info, url.searchParams);
+    if (computed) return serveComputed(computed, req, res, info, url.searchParams);
     return handleResource(deps, req, res, info, url.searchParams, user);
   }
   return handleNonResource(deps, discoveryCache, req, res, info, url);
@@ -119,7 +115,7 @@ async function handleNonResource(deps: HandlerDeps, discoveryCache: Map<string, 
   if (path === '/metrics' && deps.metrics) return send(res, 200, TEXT_FORMAT, deps.metrics.registry.write());
   if (path === '/version') return sendObject(res, 200, { mediaType: 'application/json' }, VERSION_INFO);
   if (path.startsWith('/openapi/')) return serveOpenApi(deps.surface, req, res, path, url);
-  const served = deps.surface.served;
+  const served = deps.surface.all;
   if (path === '/api' || path === '/apis') {
     const rep = negotiate(req.headers.accept, ['', 'APIGroupDiscoveryList']);
     if (rep.as === 'APIGroupDiscoveryList') return sendDiscovery(discoveryCache, req, res, rep, path, () => aggregatedDiscovery(served, path === '/api' ? 'api' : 'apis', rep.group, rep.version as 'v2' | 'v2beta1'));

@@ -10,7 +10,8 @@ import { startCompactor, type Compactor } from '../storage/compactor.ts';
 import { ResourceStore } from '../registry/store.ts';
 import { allKinds } from '../apis/index.ts';
 import type { KindDefinition } from '../apis/kind.ts';
-import { ApiSurface, isServed } from './apis.ts';
+import { buildSurface } from './apis.ts';
+import { isComputed } from '../apis/computed-kind.ts';
 import { AdmissionChain } from '../admission/chain.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts';
@@ -27,7 +28,6 @@ import { WebhookAdmission } from '../admission/webhooks.ts';
 import { StatusError } from '../machinery/status.ts';
 import { featureGates } from '../config/feature-gates.ts';
 import { apiServerMetrics, storedObjectCounts, validateShowHiddenMetricsVersion } from './metrics/apiserver.ts';
-import { componentStatusKind, componentStatusSource } from '../apis/core/componentstatus.ts';
 import { componentChecks } from './component-checks.ts';
 import type { AuditOptions } from './audit/options.ts';
 
@@ -113,17 +113,15 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const compactor: Compactor = startCompactor(storage, { retentionMs, intervalMs: opts.compactionIntervalMs, onError: (e) => log(`compaction failed: ${e.message}`) });
 
   const kinds: KindDefinition[] = allKinds();
+  // Computed kinds are never stored: they get no store and no watch cache.
   const stores = new Map<KindDefinition, ResourceStore>();
-  for (const def of kinds) stores.set(def, new ResourceStore(def, storage));
+  for (const def of kinds) if (!isComputed(def)) stores.set(def, new ResourceStore(def, storage));
   if (opts.watchCacheEventWindow) for (const s of stores.values()) s.cache.eventWindow = opts.watchCacheEventWindow;
   await Promise.all([...stores.values()].map((s) => s.cache.start()));
-  const surface = new ApiSurface();
-  for (const def of kinds) {
-    for (const version of def.versions) {
-      if (isServed(def, version, opts.runtimeConfig ?? {})) surface.add({ def, version, store: stores.get(def)! });
-    }
-  }
   const storeFor = (group: string, plural: string) => [...stores.values()].find((s) => s.def.group === group && s.def.plural === plural)!;
+  // What computed kinds read of this server; the controller manager is asked only once requests arrive.
+  const components = componentChecks({ storage, storageEndpoints: opts.storageEndpoints, isLeader: () => controllerManager.elector.isLeader(), leases: storeFor('coordination.svc.io', 'leases') });
+  const surface = buildSurface(kinds, opts.runtimeConfig ?? {}, (def) => stores.get(def)!, { components });
   const namespaces = storeFor('', 'namespaces');
   const storeIndex = new Map([...stores.values()].map((s) => [`${s.def.group}/${s.def.plural}`, s]));
   access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
@@ -156,10 +154,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 
   const metrics = apiServerMetrics({ showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion });
   metrics.storedObjects(() => storedObjectCounts(stores.values()));
-  const componentStatuses = componentStatusSource(componentChecks({ storage, storageEndpoints: opts.storageEndpoints, isLeader: () => controllerManager.elector.isLeader(), leases: storeFor('coordination.svc.io', 'leases') }));
   const handler = buildHandler({
     surface, storage, admission, watchRegistry, access, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() },
-    computed: new Map([[componentStatusKind as KindDefinition, componentStatuses]]), metrics, auditor,
+    metrics, auditor,
   });
   const server = http2.createSecureServer({
     cert: servingCert, key: servingKey, ca: clientCa, allowHTTP1: true, requestCert: true, rejectUnauthorized: false,

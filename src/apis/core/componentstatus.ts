@@ -1,8 +1,9 @@
 // ComponentStatus (core v1, cluster-scoped, deprecated since 1.19): the health of the control plane's parts,
 // computed on every read from their health checks and never stored. Kubernetes lists the scheduler, the
 // controller manager and each etcd member (`etcd-0` ...); Capstan lists its store (`etcd-N`, one per etcd
-// endpoint, or `etcd-0` for the embedded store) and its controller manager. Only get and list are served.
-import type { ComputedKindDefinition, ComputedSource } from '../computed-kind.ts';
+// endpoint, or `etcd-0` for the embedded store) and its controller manager: the server's component checks
+// (src/server/component-checks.ts). Only get and list are served.
+import type { ComponentCheck, ComponentHealth, ComputedKindDefinition, ComputedSource } from '../computed-kind.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
@@ -49,7 +50,7 @@ export const componentStatusKind: ComputedKindDefinition = {
   }],
   storageVersion: 'v1',
   trackGeneration: false,
-  computed: { verbs: ['get', 'list'] },
+  computed: { verbs: ['get', 'list'], source: (server) => componentStatusSource(server.components) },
 
   tableColumns: [
     nameColumn,
@@ -58,19 +59,6 @@ export const componentStatusKind: ComputedKindDefinition = {
     { name: 'Error', type: 'string', description: 'Error of the component conditions', cell: (o) => healthy(o)?.error ?? '' },
   ],
 };
-
-/** What one health check found: healthy with a message (`ok`), or not, with the error. */
-export interface ComponentHealth {
-  healthy: boolean;
-  message?: string;
-  error?: string;
-}
-
-/** A part of the control plane and how to check it. */
-export interface ComponentCheck {
-  name: string;
-  check(): Promise<ComponentHealth>;
-}
 
 /** One ComponentStatus, as Kubernetes writes a synthesised one (no creation time: `creationTimestamp: null`). */
 export function componentStatus(name: string, health: ComponentHealth): ApiObject {

@@ -1,13 +1,12 @@
-// Requests to a computed kind (ComponentStatus): objects made on every read by the source the server bound
-// for the kind, served for get and list only, as Kubernetes serves a storage that is only a Getter and a
+// Requests to a computed kind (ComponentStatus): objects made on every read by the source the kind bound to
+// the server, served for get and list only, as Kubernetes serves a storage that is only a Getter and a
 // Lister (no watch, no writes, no sub-resources; limit and continue are ignored).
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
-import { computedVerbs, type ComputedSource } from '../../apis/computed-kind.ts';
 import * as status from '../../machinery/status.ts';
 import { buildSelection, parseSelectors } from '../../registry/selection.ts';
 import type { CachedObject } from '../../storage/cache.ts';
-import type { ServedResource } from '../apis.ts';
+import type { ComputedResource } from '../apis.ts';
 import { negotiate } from '../negotiate.ts';
 import { parseQuery } from '../params.ts';
 import { sendObject, type Request, type Response } from '../respond.ts';
@@ -18,25 +17,25 @@ import { toTable, partialMetadata } from './table.ts';
  * The route a request reaches: `get` or `list` (a `?watch=true` list is refused there, an item's `?watch`
  * is ignored by its get), `none` for a method no route serves (405), or undefined for a path with no route.
  */
-function routeOf(served: ServedResource, info: RequestInfo, query: URLSearchParams): 'get' | 'list' | 'none' | undefined {
+function routeOf(served: ComputedResource, info: RequestInfo, query: URLSearchParams): 'get' | 'list' | 'none' | undefined {
   if (info.subresource || info.parts.length || (info.namespace && !served.def.namespaced)) return undefined;
   let verb = info.verb;
   if (verb === 'watch') {
     if (query.get('watch') === null) return undefined;
     verb = info.name ? 'get' : 'list';
   }
-  const verbs: readonly string[] = computedVerbs(served.def) ?? [];
+  const verbs: readonly string[] = served.def.computed.verbs;
   return verbs.includes(verb) ? (verb as 'get' | 'list') : 'none';
 }
 
 /** Whether the request reaches one of the kind's routes (a deprecation warning is sent only then). */
-export function computedRouteExists(served: ServedResource, info: RequestInfo, query: URLSearchParams): boolean {
+export function computedRouteExists(served: ComputedResource, info: RequestInfo, query: URLSearchParams): boolean {
   const route = routeOf(served, info, query);
   return route === 'get' || route === 'list';
 }
 
-export async function serveComputed(served: ServedResource, source: ComputedSource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
-  const { def } = served;
+export async function serveComputed(served: ComputedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
+  const { def, source } = served;
   const route = routeOf(served, info, query);
   if (route === undefined) throw status.pathNotFound();
   if (route === 'none') throw status.noRouteForMethod();

@@ -10,7 +10,7 @@ const built = new WeakMap<ApiSurface, { v2?: string; v3: Map<string, { body: str
 export function serveOpenApi(surface: ApiSurface, req: Request, res: Response, path: string, url: URL): void {
   let cache = built.get(surface);
   if (!cache) { cache = { v3: new Map() }; built.set(surface, cache); }
-  const served = surface.served;
+  const served = surface.all;
   if (path === '/openapi/v2') {
     cache.v2 ??= JSON.stringify(openApiV2Document(served));
     const accept = req.headers.accept ?? '';
@@ -42,7 +42,7 @@ export function serveOpenApi(surface: ApiSurface, req: Request, res: Response, p
 
 function groupVersionPaths(surface: ApiSurface): string[] {
   const out = new Set<string>();
-  for (const s of surface.served) out.add(s.def.group ? `apis/${s.def.group}/${s.version.name}` : `api/${s.version.name}`);
+  for (const s of surface.all) out.add(s.def.group ? `apis/${s.def.group}/${s.version.name}` : `api/${s.version.name}`);
   return [...out];
 }
 
@@ -51,7 +51,7 @@ function docFor(surface: ApiSurface, cache: Map<string, { body: string; hash: st
   if (!entry) {
     const parts = gvPath.split('/');
     const [group, version] = parts[0] === 'api' ? ['', parts[1]] : [parts[1], parts[2]];
-    const body = JSON.stringify(openApiV3Document(surface.served, group, version));
+    const body = JSON.stringify(openApiV3Document(surface.all, group, version));
     entry = { body, hash: openApiHash(body) };
     cache.set(gvPath, entry);
   }

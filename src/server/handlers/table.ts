@@ -3,7 +3,7 @@
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import type { TableColumn } from '../../apis/kind.ts';
 import { NAME_DESCRIPTION, CREATION_TIMESTAMP_DESCRIPTION } from '../../apis/meta/table.ts';
-import type { ServedResource } from '../apis.ts';
+import type { ApiResource } from '../apis.ts';
 import type { Representation } from '../negotiate.ts';
 
 /** How Go prints a zero metav1.Time in RFC 3339 (an object without creationTimestamp, such as a bookmark). */
@@ -21,16 +21,16 @@ export function partialMetadata(obj: ApiObject, rep: Pick<Representation, 'group
   return { kind: 'PartialObjectMetadata', apiVersion: `${rep.group || 'meta.k8s.io'}/${rep.version || 'v1'}`, metadata: obj.metadata ?? {} };
 }
 
-export function tableColumns(served: ServedResource): TableColumn[] {
+export function tableColumns(served: ApiResource): TableColumn[] {
   return served.def.tableColumns?.length ? served.def.tableColumns : defaultColumns;
 }
 
-export function columnDefinitions(served: ServedResource): Record<string, unknown>[] {
+export function columnDefinitions(served: ApiResource): Record<string, unknown>[] {
   return tableColumns(served).map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description, priority: c.priority ?? 0 }));
 }
 
 /** One row per object; `row.object` per includeObject (a PartialObjectMetadata by default). */
-export function tableRows(served: ServedResource, objects: ApiObject[], includeObject: IncludeObject, rep: Pick<Representation, 'group' | 'version'>): Record<string, unknown>[] {
+export function tableRows(served: ApiResource, objects: ApiObject[], includeObject: IncludeObject, rep: Pick<Representation, 'group' | 'version'>): Record<string, unknown>[] {
   const columns = tableColumns(served);
   return objects.map((o) => {
     const row: Record<string, unknown> = { cells: columns.map((c) => c.cell(o) ?? '') };
@@ -45,7 +45,7 @@ export function tableRows(served: ServedResource, objects: ApiObject[], includeO
  * for one object the table carries that object's resourceVersion. Without `withColumns` the column
  * definitions are left out, as on every watch event after the first.
  */
-export function toTable(served: ServedResource, objects: ApiObject[], includeObject: IncludeObject, rep: Representation, listMeta: Record<string, unknown> | undefined, withColumns = true): Record<string, unknown> {
+export function toTable(served: ApiResource, objects: ApiObject[], includeObject: IncludeObject, rep: Representation, listMeta: Record<string, unknown> | undefined, withColumns = true): Record<string, unknown> {
   const table: Record<string, unknown> = {
     kind: 'Table',
     apiVersion: `${rep.group}/${rep.version}`,

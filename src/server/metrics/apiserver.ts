@@ -2,7 +2,6 @@
 // (endpoints/metrics): deprecated APIs requested, requests by verb and code, stored objects, build info,
 // and the process's CPU, memory and start time. One set per server.
 import type { KindDefinition } from '../../apis/kind.ts';
-import { isComputed } from '../../apis/computed-kind.ts';
 import type { Request } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import { VERSION_INFO } from '../version.ts';
@@ -135,7 +134,7 @@ function dryRunLabel(url: string): string {
 export function storedObjectCounts(stores: Iterable<{ def: KindDefinition; cache: { size: number } }>): [string, number][] {
   const out: [string, number][] = [];
   for (const s of stores) {
-    if (s.def.createOnly || isComputed(s.def)) continue;
+    if (s.def.createOnly) continue;
     out.push([s.def.group ? `${s.def.plural}.${s.def.group}` : s.def.plural, s.cache.size]);
   }
   return out;
