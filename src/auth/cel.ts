@@ -873,6 +873,8 @@ class Evaluator {
 
 export interface CelProgram {
   readonly expression: string;
+  /** The expression's checked type (`dyn` when only evaluation can tell). */
+  readonly type: CelType;
   /** The result, or a thrown Error for an evaluation error (a missing key, a bad overload); CelPending when
    *  a host object's answer is not known yet. */
   evaluate(vars: Record<string, unknown>): unknown;
@@ -893,6 +895,7 @@ export function compileCel(expression: string, vars: Record<string, CelType>, op
   const evaluator = new Evaluator();
   return {
     expression,
+    type,
     evaluate(input) {
       const scope = new Map<string, Value>();
       for (const [name, t] of Object.entries(vars)) scope.set(name, toValue(input[name], t));

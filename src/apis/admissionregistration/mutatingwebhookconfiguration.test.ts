@@ -164,6 +164,37 @@ test('matchConditions: at most 64, named by qualified names, unique, with an exp
   assert.ok(ok.metadata.uid);
 });
 
+test('matchConditions: expressions are compiled when stored; one that does not compile, or is not a bool, is refused', async () => {
+  const conditions = (...expressions: string[]) => [hook({ matchConditions: expressions.map((expression, i) => ({ name: `c${i}`, expression })) })];
+  const found = await causes(conditions(
+    ' request.userInfo.username == ',
+    'request.nosuch == "x"',
+    'undeclared.x',
+    'request.userInfo.username',
+    'object.spec.enabled',
+    "quantity('1Gi').isGreaterThan(quantity('1'))",
+  ));
+  // Compilation errors carry the CEL subset's own message (cel-go's words where the subset knows them).
+  const expected = [
+    // The value shown is the expression trimmed.
+    /^webhooks\[0\]\.matchConditions\[0\]\.expression: Invalid value: "request\.userInfo\.username ==": compilation failed: ERROR: <input>:1:\d+: Syntax error: /,
+    /^webhooks\[0\]\.matchConditions\[1\]\.expression: Invalid value: "request\.nosuch == \\"x\\"": compilation failed: ERROR: <input>:1:\d+: undefined field 'nosuch'$/,
+    /^webhooks\[0\]\.matchConditions\[2\]\.expression: Invalid value: "undeclared\.x": compilation failed: ERROR: <input>:1:0: undeclared reference to 'undeclared'/,
+    /^webhooks\[0\]\.matchConditions\[3\]\.expression: Invalid value: "request\.userInfo\.username": must evaluate to bool$/,
+    // Kubernetes refuses a dyn result at compile time as well.
+    /^webhooks\[0\]\.matchConditions\[4\]\.expression: Invalid value: "object\.spec\.enabled": must evaluate to bool$/,
+    // What the subset lacks is refused now, not at every request.
+    /^webhooks\[0\]\.matchConditions\[5\]\.expression: Invalid value: "quantity\('1Gi'\)\.isGreaterThan\(quantity\('1'\)\)": compilation failed: ERROR: <input>:1:0: undeclared reference to 'quantity'/,
+  ];
+  assert.equal(found.length, expected.length, found.join('\n'));
+  found.forEach((cause, i) => assert.match(cause, expected[i]!));
+  const ok = await h.create(config([hook({ matchConditions: [
+    { name: 'typed', expression: "object.metadata.name == 'x' || has(object.spec)" },
+    { name: 'authorizer', expression: "authorizer.group('apps').resource('deployments').check('create').allowed()" },
+  ] })], 'compiled'));
+  assert.ok(ok.metadata.uid);
+});
+
 test('update: validated again, generation bumped when webhooks change; stored problems are tolerated', async () => {
   const made = await h.create(config([hook()], 'updated'));
   const changed = await h.update({ ...made, webhooks: [hook({ timeoutSeconds: 3 })] });

@@ -9,6 +9,8 @@ import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts'
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { inlined } from '../core/schema-helpers.ts';
+import { compileCel, CelCompileError } from '../../auth/cel.ts';
+import { MATCH_CONDITION_VARIABLES } from '../../admission/webhook-conditions.ts';
 
 export const GROUP = 'admissionregistration.svc.io';
 export const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -251,14 +253,31 @@ function serviceErrors(svc: ServiceT, path: string): FieldError[] {
   return errs;
 }
 
+/**
+ * A match condition's expression compiled as webhooks will evaluate it (with `object`, `oldObject`, `request`
+ * and `authorizer`), so that one that cannot run is refused now rather than failing each request. As in
+ * Kubernetes, the expression (trimmed) must check as a bool: a `dyn` result is refused too.
+ */
+function expressionErrors(expression: string, path: string): FieldError[] {
+  let program;
+  try {
+    program = compileCel(expression, MATCH_CONDITION_VARIABLES);
+  } catch (err) {
+    if (!(err instanceof CelCompileError)) throw err;
+    return [invalid(path, expression, `compilation failed: ${err.message}`)];
+  }
+  return program.type.kind === 'bool' ? [] : [invalid(path, expression, 'must evaluate to bool')];
+}
+
 function matchConditionErrors(conditions: MatchConditionT[], path: string): FieldError[] {
   const errs: FieldError[] = [];
   if (conditions.length > MAX_MATCH_CONDITIONS) errs.push(tooMany(path, conditions.length, MAX_MATCH_CONDITIONS));
   const names = new Set<string>();
   conditions.forEach((c, i) => {
     const at = index(path, i);
-    // The expression must be present; its CEL syntax is not compiled here.
-    if (!(c?.expression ?? '').trim()) errs.push(required(child(at, 'expression'), ''));
+    const expression = (typeof c?.expression === 'string' ? c.expression : '').trim();
+    if (!expression) errs.push(required(child(at, 'expression'), ''));
+    else errs.push(...expressionErrors(expression, child(at, 'expression')));
     const name = c?.name ?? '';
     if (!name) errs.push(required(child(at, 'name'), ''));
     else for (const msg of isQualifiedName(name)) errs.push(invalid(child(at, 'name'), name, msg));
