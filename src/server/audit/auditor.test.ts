@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Auditor, type RequestAudit } from './auditor.ts';
 import { openAuditLog } from './log-backend.ts';
 import { parseAuditPolicy } from './policy.ts';
+import { bindRequestAudit, requestAuditOf } from './request-context.ts';
 import { parseRequestInfo } from '../requestinfo.ts';
 import { readBody, send } from '../respond.ts';
 
@@ -75,6 +76,14 @@ const byId = (events: any[], id: unknown) => events.filter((e) => e.auditID === 
 test('Metadata level: received and complete events with user, objectRef, status and annotations, no bodies', async () => {
   await withServer(async (req, res, audit) => {
     audit.annotate('svc.io/deprecated', 'true');
+    // A key keeps its first value, as Kubernetes' audit context keeps it.
+    audit.annotate('svc.io/deprecated', 'false');
+    // Admission finds the event from the handler's context, once the handler has tied it to the request.
+    const ctx = {};
+    assert.equal(requestAuditOf(ctx), undefined);
+    bindRequestAudit(ctx, req);
+    assert.equal(requestAuditOf(ctx), audit);
+    assert.equal(audit.level, 'Metadata');
     send(res, 200, 'application/json', '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}');
   }, async (call, events) => {
     const r = await call('GET', '/api/v1/namespaces/a/pods/p', undefined, { 'x-forwarded-for': '10.1.2.3, bogus' });
