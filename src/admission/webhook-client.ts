@@ -10,6 +10,7 @@ import { posix } from 'node:path';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ClientConfigT } from '../apis/admissionregistration/webhook.ts';
 import { parseJsonStrict } from '../machinery/schema/json-parse.ts';
+import { postOnce } from '../auth/post-once.ts';
 // Go's %q: URLs in url.Error, names and a server's text in client-go's messages.
 import { goQuote as quote } from '../machinery/go-format.ts';
 
@@ -179,25 +180,13 @@ export class WebhookClient {
     return readAnswer(res);
   }
 
-  private send(target: Target, host: string, port: number, body: string, timeoutMs: number): Promise<RawResponse> {
-    return new Promise((resolve, reject) => {
-      const req = https.request({
-        method: 'POST', host, port, path: target.path, agent: this.agent, ca: target.ca,
-        ...(target.servername ? { servername: target.servername } : {}),
-        headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'user-agent': 'kube-apiserver-admission', 'content-length': Buffer.byteLength(body) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => { clearTimeout(timer); resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }); });
-        res.on('error', (e) => { clearTimeout(timer); reject(e); });
-      });
-      const timer = setTimeout(() => req.destroy(new DeadlineExceeded()), timeoutMs);
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        clearTimeout(timer);
-        reject(req.reusedSocket && e.code === 'ECONNRESET' ? new StaleConnection(e.message) : e);
-      });
-      req.end(body);
-    });
+  private async send(target: Target, host: string, port: number, body: string, timeoutMs: number): Promise<RawResponse> {
+    const res = await postOnce(https.request, {
+      host, port, path: target.path, agent: this.agent, ca: target.ca,
+      ...(target.servername ? { servername: target.servername } : {}),
+      headers: { 'content-type': 'application/json', accept: 'application/json, */*', 'user-agent': 'kube-apiserver-admission', 'content-length': Buffer.byteLength(body) },
+    }, body, timeoutMs, () => new DeadlineExceeded(), (e, req) => (req.reusedSocket && e.code === 'ECONNRESET' ? new StaleConnection(e.message) : e));
+    return { status: res.status, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
   }
 
   /** Closes idle kept-alive connections (the server is stopping). */

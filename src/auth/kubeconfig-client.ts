@@ -3,9 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import https from 'node:https';
+import type * as Https from 'node:https';
 import type * as Http from 'node:http';
 import { createRequire } from 'node:module';
 import YAML from '../machinery/yaml.ts';
+import { postOnce } from './post-once.ts';
 
 // Imported as ESM, node:http reads every export, WebSocket's too, which loads Node's bundled fetch client
 // (~5 MB of memory in every server, webhooks or not); required as CommonJS it does not.
@@ -60,33 +62,22 @@ export interface JsonResponse {
 export function postJson(conn: WebhookConnection, agent: Http.Agent | undefined, body: unknown, timeoutMs: number): Promise<JsonResponse> {
   const payload = JSON.stringify(body);
   const secure = conn.server.protocol === 'https:';
-  const lib = secure ? https : http;
-  return new Promise((resolvePromise, reject) => {
-    const req = lib.request({
-      method: 'POST',
-      host: conn.server.hostname.replace(/^\[|\]$/g, ''),
-      port: conn.server.port || (secure ? 443 : 80),
-      path: conn.server.pathname + conn.server.search,
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        'content-length': Buffer.byteLength(payload),
-        ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}),
-      },
-      agent,
-      ...(secure ? { ca: conn.ca, cert: conn.cert, key: conn.key, rejectUnauthorized: !conn.insecureSkipTlsVerify } : {}),
-      timeout: timeoutMs,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => { clearTimeout(timer); resolvePromise({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }); });
-      res.on('error', (e) => { clearTimeout(timer); reject(e); });
-    });
-    const timer = setTimeout(() => req.destroy(new Error(`timed out after ${timeoutMs}ms`)), timeoutMs);
-    req.on('timeout', () => req.destroy(new Error(`timed out after ${timeoutMs}ms`)));
-    req.on('error', (e) => { clearTimeout(timer); reject(e); });
-    req.end(payload);
-  });
+  const options: Https.RequestOptions = {
+    host: conn.server.hostname.replace(/^\[|\]$/g, ''),
+    port: conn.server.port || (secure ? 443 : 80),
+    path: conn.server.pathname + conn.server.search,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'content-length': Buffer.byteLength(payload),
+      ...(conn.token ? { authorization: `Bearer ${conn.token}` } : {}),
+    },
+    agent,
+    ...(secure ? { ca: conn.ca, cert: conn.cert, key: conn.key, rejectUnauthorized: !conn.insecureSkipTlsVerify } : {}),
+    timeout: timeoutMs,
+  };
+  return postOnce(secure ? https.request : http.request, options, payload, timeoutMs, () => new Error(`timed out after ${timeoutMs}ms`))
+    .then((res) => ({ status: res.status, body: res.body }));
 }
 
 /** A keep-alive agent for one webhook (connections are reused between reviews). */
