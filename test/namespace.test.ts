@@ -3,6 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { until } from './support/until.ts';
 
 describe('namespace lifecycle', () => {
   let s: TestServer;
@@ -34,6 +35,36 @@ describe('namespace lifecycle', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.fail('the namespace was not removed');
+  });
+
+  it('a terminating namespace reports what holds it in its status conditions', async () => {
+    assert.equal((await s.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ metadata: { name: 'held' } }) })).status, 201);
+    for (const name of ['a', 'b']) {
+      const r = await s.request('POST', '/api/v1/namespaces/held/configmaps', { body: JSON.stringify({ metadata: { name, finalizers: ['example.com/hold'] } }) });
+      assert.equal(r.status, 201);
+    }
+    assert.equal((await s.request('DELETE', '/api/v1/namespaces/held')).status, 200);
+    type Cond = { type: string; status: string; reason: string; message: string; lastTransitionTime: string };
+    let conditions: Cond[] = [];
+    await until(async () => {
+      conditions = (await s.request('GET', '/api/v1/namespaces/held')).json().status.conditions ?? [];
+      return conditions.some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True');
+    }, 'the finalizers condition');
+    assert.deepEqual(conditions.map((c) => [c.type, c.status, c.reason, c.message]), [
+      ['NamespaceDeletionDiscoveryFailure', 'False', 'ResourcesDiscovered', 'All resources successfully discovered'],
+      ['NamespaceDeletionGroupVersionParsingFailure', 'False', 'ParsedGroupVersions', 'All legacy kube types successfully parsed'],
+      ['NamespaceDeletionContentFailure', 'False', 'ContentDeleted', 'All content successfully deleted, may be waiting on finalization'],
+      ['NamespaceContentRemaining', 'True', 'SomeResourcesRemain', 'Some resources are remaining: configmaps. has 2 resource instances'],
+      ['NamespaceFinalizersRemaining', 'True', 'SomeFinalizersRemain', 'Some content in the namespace has finalizers remaining: example.com/hold in 2 resource instances'],
+    ]);
+    assert.ok(conditions.every((c) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(c.lastTransitionTime)));
+    // kubectl shows them too.
+    const described = await s.kubectl(['describe', 'namespace', 'held']);
+    assert.match(described.stdout, /NamespaceFinalizersRemaining\s+True/);
+    for (const name of ['a', 'b']) {
+      await s.request('PATCH', `/api/v1/namespaces/held/configmaps/${name}`, { body: JSON.stringify({ metadata: { finalizers: null } }), headers: { 'content-type': 'application/merge-patch+json' } });
+    }
+    await until(async () => (await s.request('GET', '/api/v1/namespaces/held')).status === 404, 'the namespace to go');
   });
 
   it('the system namespaces cannot be deleted', async () => {

@@ -5,6 +5,7 @@ import type { ResourceStore } from '../registry/store.ts';
 import type { RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { StatusError } from '../machinery/status.ts';
+import { deletionConditions, mergeConditions, type DeletionTotals, type NamespaceCondition } from './namespace-conditions.ts';
 
 export interface NamespaceControllerDeps {
   namespaces: ResourceStore;
@@ -24,19 +25,28 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
   const reconcile = async (name: string) => {
     const ns = deps.namespaces.current('', name);
     if (!ns || !ns.object.metadata?.deletionTimestamp) return;
-    let remaining = 0;
+    const totals: DeletionTotals = { remainingByResource: new Map(), remainingByFinalizer: new Map(), deleteErrors: [] };
+    const stillThere = (store: ResourceStore, obj: ApiObject) => {
+      const gr = `${store.def.plural}.${store.def.group}`;
+      totals.remainingByResource.set(gr, (totals.remainingByResource.get(gr) ?? 0) + 1);
+      for (const f of obj.metadata?.finalizers ?? []) totals.remainingByFinalizer.set(f, (totals.remainingByFinalizer.get(f) ?? 0) + 1);
+    };
     for (const store of deps.stores) {
       if (!store.def.namespaced) continue;
       for (const item of store.cache.list(store.listPrefix(name))) {
-        remaining++;
-        if (item.object.metadata?.deletionTimestamp) continue;
+        if (item.object.metadata?.deletionTimestamp) { stillThere(store, item.object); continue; }
         try {
-          await store.delete(name, item.name, { ctx, dryRun: false, propagationPolicy: 'Background' });
+          const result = await store.delete(name, item.name, { ctx, dryRun: false, propagationPolicy: 'Background' });
+          if (!result.removed) stillThere(store, result.object);
         } catch (err) {
-          if (!(err instanceof StatusError && err.code === 404)) throw err;
+          if (err instanceof StatusError && err.code === 404) continue;
+          totals.deleteErrors.push((err as Error).message);
+          stillThere(store, item.object);
         }
       }
     }
+    await reportConditions(name, totals);
+    const remaining = [...totals.remainingByResource.values()].reduce((a, b) => a + b, 0);
     // Content still going away (finalizers may hold it): the periodic resync looks again.
     if (remaining > 0) return;
     await deps.namespaces.update('', (current) => {
@@ -45,6 +55,21 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
       next.spec = { ...(next.spec ?? {}), finalizers: (next.spec?.finalizers ?? []).filter((f) => f !== 'kubernetes') };
       return next;
     }, { ctx: { ...ctx, subresource: 'finalize' }, dryRun: false, subresource: 'finalize', allowCreate: false, name });
+  };
+
+  // Kubernetes' deleter records each pass in the namespace's status conditions before it finalizes.
+  const reportConditions = async (name: string, totals: DeletionTotals) => {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const wanted = deletionConditions(totals, now);
+    const current = deps.namespaces.current('', name);
+    if (!current || !mergeConditions((current.object.status as { conditions?: NamespaceCondition[] } | undefined)?.conditions, wanted)) return;
+    await deps.namespaces.update('', (obj) => {
+      if (!obj) throw new StatusError(404, 'NotFound', 'gone');
+      const st = (obj.status ?? {}) as { conditions?: NamespaceCondition[] };
+      const merged = mergeConditions(st.conditions, wanted);
+      if (merged) obj.status = { ...st, conditions: merged };
+      return obj;
+    }, { ctx: { ...ctx, subresource: 'status' }, dryRun: false, subresource: 'status', allowCreate: false, name });
   };
 
   const drain = async () => {
