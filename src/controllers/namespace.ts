@@ -26,7 +26,7 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
     const ns = deps.namespaces.current('', name);
     if (!ns || !ns.object.metadata?.deletionTimestamp) return;
     const totals: DeletionTotals = { remainingByResource: new Map(), remainingByFinalizer: new Map(), deleteErrors: [] };
-    const stillThere = (store: ResourceStore, obj: ApiObject) => {
+    const stillThere = (store: ResourceStore, obj: { metadata?: { finalizers?: string[] } }) => {
       const gr = `${store.def.plural}.${store.def.group}`;
       totals.remainingByResource.set(gr, (totals.remainingByResource.get(gr) ?? 0) + 1);
       for (const f of obj.metadata?.finalizers ?? []) totals.remainingByFinalizer.set(f, (totals.remainingByFinalizer.get(f) ?? 0) + 1);
