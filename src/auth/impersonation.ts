@@ -31,8 +31,17 @@ interface Request {
   key?: string;
 }
 
+/**
+ * The requests as Go's %v prints Kubernetes' []ObjectReference: every field (kind, namespace, name, uid,
+ * apiVersion, resourceVersion, fieldPath) space-separated, empty ones included; extras and uids carry the
+ * authentication group's version, an extra its key as the field path.
+ */
 function describeRequests(reqs: Request[]): string {
-  return `[${reqs.map((r) => `{${r.kind} ${r.namespace ?? ''} ${r.name}${r.key ? ` ${r.key}` : ''}}`).join(' ')}]`;
+  const fields = (r: Request) => {
+    const apiVersion = r.kind === 'UserExtra' || r.kind === 'UID' ? `${AUTHENTICATION_GROUP}/v1` : '';
+    return [r.kind, r.namespace ?? '', r.name, '', apiVersion, '', r.key ?? ''].join(' ');
+  };
+  return `[${reqs.map((r) => `{${fields(r)}}`).join(' ')}]`;
 }
 
 /**
