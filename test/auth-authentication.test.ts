@@ -271,7 +271,7 @@ subjects: [{apiGroup: rbac.authorization.svc.io, kind: User, name: bob}]
       authenticated: true, user: { username: 'alice', uid: '1001', groups: ['devs', 'qa', 'system:authenticated'] }, audiences: ['https://kubernetes.default.svc.cluster.local'],
     });
     const bad = (await review({ token: 'nope' })).json().status;
-    assert.equal(bad.authenticated, false);
+    assert.equal(bad.authenticated, undefined, 'omitted when false, as Go omits it');
     assert.ok(bad.error);
     const empty = await review({});
     assert.equal(empty.status, 400);
@@ -282,9 +282,9 @@ subjects: [{apiGroup: rbac.authorization.svc.io, kind: User, name: bob}]
     assert.equal(vault.authenticated, true);
     assert.deepEqual(vault.audiences, ['vault']);
     const apiOnly = (await review({ token: saToken })).json().status;
-    assert.equal(apiOnly.authenticated, false);
+    assert.equal(apiOnly.authenticated, undefined);
     // A static token is good only for the API server's own audience.
-    assert.equal((await review({ token: 'static-alice', audiences: ['vault'] })).json().status.authenticated, false);
+    assert.equal((await review({ token: 'static-alice', audiences: ['vault'] })).json().status.authenticated, undefined);
     // Creating a TokenReview needs permission (system:auth-delegator has it).
     assert.equal((await requestAs(s, { token: 'static-bob' }, 'POST', '/apis/authentication.svc.io/v1/tokenreviews', { spec: { token: 'static-alice' } })).status, 403);
   });

@@ -82,7 +82,8 @@ async function tokenReview(deps: ReviewDeps, obj: ApiObject): Promise<ApiObject>
   if (!spec.token) throw status.badRequest('token is required for TokenReview in authentication');
   const audiences: string[] | undefined = Array.isArray(spec.audiences) && spec.audiences.length ? spec.audiences : undefined;
   const r = await deps.authenticateToken(spec.token, audiences);
-  const st: Obj = { authenticated: !!r.user };
+  // authenticated is omitempty in Kubernetes' TokenReviewStatus: a rejected token leaves it out.
+  const st: Obj = r.user ? { authenticated: true } : {};
   if (r.user) {
     st.user = userInfoOf(withAuthenticatedGroup(r.user));
     if (r.audiences?.length) st.audiences = r.audiences;
