@@ -47,7 +47,7 @@ async function completedEvent(auditID: unknown): Promise<AuditEvent> {
 const LEGACY_SIDE_EFFECTS = 'legacy-side-effects';
 
 before(async () => {
-  hook = await startAdmissionWebhook({ dnsNames: ['webhook.hooks.svc'] });
+  hook = await startAdmissionWebhook({ dnsNames: ['webhook.hooks.svc'], listen: '0.0.0.0' });
   hook.answer = (review, path) => (answers.get(path.split('?')[0]!) ?? (() => ({ allowed: true })))(review);
   const probe = createServer();
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
@@ -67,7 +67,9 @@ before(async () => {
   const policyFile = join(dir, 'policy.yaml');
   auditLog = join(dir, 'audit.log');
   await writeFile(policyFile, AUDIT_POLICY);
-  s = await startTestServer({ storage, audit: { policyFile, logPath: auditLog } });
+  // A Service-based webhook is reached at its cluster IP: the range is loopback addresses (its first,
+  // 127.0.0.1, goes to the platform Service), where the webhook listens.
+  s = await startTestServer({ storage, audit: { policyFile, logPath: auditLog }, serviceClusterIPRange: '127.0.0.0/24' });
 });
 after(async () => { await s?.stop(); await hook?.close(); });
 
@@ -267,7 +269,7 @@ describe('admission webhooks', () => {
     await namespace('hooks');
     // The webhook is reached through a Service's cluster IP and port; TLS names webhook.hooks.svc.
     const svc = await s.request('POST', '/api/v1/namespaces/hooks/services', { body: JSON.stringify({
-      apiVersion: 'v1', kind: 'Service', metadata: { name: 'webhook' }, spec: { clusterIP: '127.0.0.1', ports: [{ port: hook.port }] },
+      apiVersion: 'v1', kind: 'Service', metadata: { name: 'webhook' }, spec: { clusterIP: '127.0.0.2', ports: [{ port: hook.port }] },
     }) });
     assert.equal(svc.status, 201, svc.body);
     const remove = await configure(VALIDATING, 'fields', [{

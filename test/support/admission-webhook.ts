@@ -28,7 +28,9 @@ export function jsonPatch(ops: unknown[]): { patch: string; patchType: 'JSONPatc
   return { patch: Buffer.from(JSON.stringify(ops)).toString('base64'), patchType: 'JSONPatch' };
 }
 
-export async function startAdmissionWebhook(opts: { dnsNames?: string[] } = {}): Promise<AdmissionWebhookServer> {
+/** `listen`: the address to listen on (127.0.0.1; `0.0.0.0` reaches it at any loopback address, such as a
+ *  Service's cluster IP in 127.0.0.0/8); `origin` is on 127.0.0.1 either way. */
+export async function startAdmissionWebhook(opts: { dnsNames?: string[]; listen?: string } = {}): Promise<AdmissionWebhookServer> {
   const ca = await generateCertificateAuthority({ commonName: 'webhook-test-ca' });
   const serving = await issueServingCertificate(ca, { dnsNames: ['localhost', ...(opts.dnsNames ?? [])], ipAddresses: ['127.0.0.1'] });
   const hook: AdmissionWebhookServer = {
@@ -54,7 +56,7 @@ export async function startAdmissionWebhook(opts: { dnsNames?: string[] } = {}):
       res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'AdmissionReview', response: { uid: review.request?.uid, ...answer } }));
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  await new Promise<void>((r) => server.listen(0, opts.listen ?? '127.0.0.1', () => r()));
   hook.port = (server.address() as { port: number }).port;
   hook.origin = `https://127.0.0.1:${hook.port}`;
   hook.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
