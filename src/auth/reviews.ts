@@ -52,7 +52,7 @@ export async function serveReview(deps: ReviewDeps, served: ServedResource, req:
   let answer: ApiObject;
   switch (def.kind) {
     case 'TokenReview': answer = await tokenReview(deps, object); break;
-    case 'SelfSubjectReview': answer = selfSubjectReview(object, user); break;
+    case 'SelfSubjectReview': answer = selfSubjectReview(user); break;
     case 'SubjectAccessReview': answer = await subjectAccessReview(deps, object); break;
     case 'SelfSubjectAccessReview': answer = await selfSubjectAccessReview(deps, object, user); break;
     case 'LocalSubjectAccessReview': answer = await localSubjectAccessReview(deps, object, info.namespace); break;
@@ -94,8 +94,10 @@ async function tokenReview(deps: ReviewDeps, obj: ApiObject): Promise<ApiObject>
   return { ...obj, metadata: answerMeta(obj.metadata), status: st };
 }
 
-function selfSubjectReview(obj: ApiObject, user: UserInfo): ApiObject {
-  return { ...obj, metadata: answerMeta(obj.metadata), status: { userInfo: userInfoOf(user) } };
+/** A new object, as Kubernetes builds it: only its creation time and the caller's attributes. */
+function selfSubjectReview(user: UserInfo): ApiObject {
+  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  return { metadata: { creationTimestamp: now }, status: { userInfo: userInfoOf(user) } } as ApiObject;
 }
 
 /** How Go prints a non-nil *NonResourceAttributes or *ResourceAttributes in a field error (%#v of the struct). */
@@ -190,10 +192,12 @@ async function localSubjectAccessReview(deps: ReviewDeps, obj: ApiObject, namesp
   return decide(deps, obj, attributesFrom(spec, specUser(spec)));
 }
 
+/** The answer is a new object holding only the status, as Kubernetes builds it (the spec is not echoed). */
 function selfSubjectRulesReview(deps: ReviewDeps, obj: ApiObject, user: UserInfo): ApiObject {
   const spec = (obj.spec ?? {}) as Obj;
-  const r = deps.rulesFor(user, spec.namespace ?? '');
+  if (!spec.namespace) throw status.badRequest('no namespace on request');
+  const r = deps.rulesFor(user, spec.namespace);
   const st: Obj = { resourceRules: r.resourceRules, nonResourceRules: r.nonResourceRules, incomplete: r.incomplete };
   if (r.errors.length) st.evaluationError = aggregate(r.errors);
-  return { ...obj, metadata: answerMeta(obj.metadata), status: st };
+  return { metadata: answerMeta(undefined), spec: {}, status: st } as ApiObject;
 }
