@@ -200,6 +200,8 @@ test('serve: defaults', () => {
     auditLogCompress: false,
     auditLogMode: 'blocking',
     auditLogVersion: 'audit.svc.io/v1',
+    serviceClusterIpRange: '10.0.0.0/24',
+    serviceNodePortRange: '30000-32767',
     logLevel: 'info',
     shutdownTimeout: 60_000,
   } satisfies ServeOptions);
@@ -220,7 +222,7 @@ test('serve: every flag is read into its typed option', () => {
     '--enable-bootstrap-token-auth', '--controllers=*,tokencleaner,-bootstrapsigner', '--cluster-signing-duration=720h',
     '--show-hidden-metrics-for-version=1.31', '--audit-policy-file=/audit.yaml', '--audit-log-path=-', '--audit-log-format=legacy',
     '--audit-log-maxage=7', '--audit-log-maxbackup=3', '--audit-log-maxsize=50', '--audit-log-compress', '--audit-log-mode=batch',
-    '--audit-log-version=audit.k8s.io/v1',
+    '--audit-log-version=audit.k8s.io/v1', '--service-cluster-ip-range=10.96.0.0/12', '--service-node-port-range=20000+99',
     '--log-level=debug', '--shutdown-timeout=5s',
   ]);
   assert.deepEqual(options, {
@@ -266,6 +268,8 @@ test('serve: every flag is read into its typed option', () => {
     auditLogCompress: true,
     auditLogMode: 'batch',
     auditLogVersion: 'audit.k8s.io/v1',
+    serviceClusterIpRange: '10.96.0.0/12',
+    serviceNodePortRange: '20000+99',
     logLevel: 'debug',
     shutdownTimeout: 5_000,
   });
@@ -286,6 +290,9 @@ test('serve: value checks and stray arguments', () => {
   assert.equal(message(['--bind-address=localhost']), 'invalid argument "localhost" for "--bind-address" flag: failed to parse IP: "localhost"');
   assert.equal(message(['--log-level=loud']), 'invalid argument "loud" for "--log-level" flag: must be one of trace, debug, info, warn, error, fatal, silent');
   assert.equal(message(['--shutdown-timeout=-5s']), 'invalid argument "-5s" for "--shutdown-timeout" flag: must not be negative');
+  assert.equal(message(['--service-cluster-ip-range=10.0.0.0']), 'invalid argument "10.0.0.0" for "--service-cluster-ip-range" flag: service-cluster-ip-range[0] is not a valid cidr');
+  assert.equal(message(['--service-cluster-ip-range=10.0.0.0/8']), 'invalid argument "10.0.0.0/8" for "--service-cluster-ip-range" flag: specified --service-cluster-ip-range is too large; for 32-bit addresses, the mask must be >= 12');
+  assert.equal(message(['--service-node-port-range=32767-30000']), 'invalid argument "32767-30000" for "--service-node-port-range" flag: end port cannot be less than start port: 32767-30000');
   assert.equal(message(['--anonymous-auth', 'false']), '"capstan serve" does not take any arguments, got ["false"]');
   assert.equal(message(['extra', 'args']), '"capstan serve" does not take any arguments, got ["extra" "args"]');
   assert.equal(message(['--nope']), 'unknown flag: --nope');

@@ -3,6 +3,8 @@
 // flags, `--` to end flags, `_` accepted for `-` in names, and pflag's error texts.
 import { isIP } from 'node:net';
 import { formatDuration, parseDuration } from './duration.ts';
+import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceIPRange } from '../registry/service-allocation/ip-range.ts';
+import { DEFAULT_SERVICE_NODE_PORT_RANGE, parsePortRange } from '../registry/service-allocation/port-range.ts';
 
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'stringList' | 'mapStringString' | 'mapStringBool';
 
@@ -288,6 +290,16 @@ export function ipAddress(value: string): string | undefined {
   return isIP(value.trim()) !== 0 ? undefined : `failed to parse IP: ${JSON.stringify(value)}`;
 }
 
+/** The message of what `parse` throws, or undefined when it parses. */
+function problemOf(parse: () => unknown): string | undefined {
+  try {
+    parse();
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 export function notNegative(value: number): string | undefined {
   return value < 0 ? 'must not be negative' : undefined;
 }
@@ -487,6 +499,20 @@ export const SERVE_FLAGS = [
     help: 'Strategy for sending audit events. Blocking indicates sending events should block server responses. Batch causes the backend to buffer and write events asynchronously. Known modes are batch,blocking,blocking-strict.',
   }),
   flag({ name: 'audit-log-version', type: 'string', default: 'audit.svc.io/v1', help: 'API group and version used for serializing audit events written to log.' }),
+  flag({
+    name: 'service-cluster-ip-range',
+    type: 'string',
+    default: DEFAULT_SERVICE_CLUSTER_IP_RANGE,
+    help: 'A CIDR notation IP range from which to assign service cluster IPs (one IPv4 or one IPv6 range). This must not overlap with any IP ranges assigned to nodes or pods. The first address goes to the kubernetes Service in default.',
+    validate: (value) => problemOf(() => parseServiceIPRange(value)),
+  }),
+  flag({
+    name: 'service-node-port-range',
+    type: 'string',
+    default: DEFAULT_SERVICE_NODE_PORT_RANGE,
+    help: "A port range to reserve for services with NodePort visibility. This must not overlap with the ephemeral port range on nodes. Example: '30000-32767'. Inclusive at both ends of the range.",
+    validate: (value) => problemOf(() => parsePortRange(value)),
+  }),
   flag({
     name: 'log-level',
     type: 'string',

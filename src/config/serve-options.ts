@@ -33,6 +33,8 @@ export async function serverOptionsFromFlags(o: ServeOptions, changed: Set<strin
     clusterSigningDurationMs: o.clusterSigningDuration,
     showHiddenMetricsForVersion: o.showHiddenMetricsForVersion,
     audit: auditOptions(o),
+    serviceClusterIPRange: o.serviceClusterIpRange,
+    serviceNodePortRange: o.serviceNodePortRange,
   };
   if (o.etcdServers?.length) {
     const read = (f: string | undefined) => (f ? readFile(f) : Promise.resolve(undefined));

@@ -75,6 +75,21 @@ export interface UpdateOptions extends WriteOptions {
   transformKeepsCurrent?: boolean;
 }
 
+/** Settles what a hook reserved before a write: kept when the write succeeded, given back when it failed. */
+export type FinishWrite = (succeeded: boolean) => Promise<void>;
+
+/**
+ * Side effects around a kind's writes that need more than its declaration (Kubernetes' BeginCreate,
+ * BeginUpdate and AfterDelete): a Service's cluster IP and node ports. The begin hooks run after defaults
+ * and before prepareForCreate/Update and validation, and may fill the object in or refuse it.
+ */
+export interface StoreHooks {
+  beginCreate?(obj: ApiObject, dryRun: boolean): Promise<FinishWrite>;
+  beginUpdate?(obj: ApiObject, old: ApiObject, dryRun: boolean): Promise<FinishWrite>;
+  /** After the object was removed from storage. */
+  afterDelete?(obj: ApiObject, dryRun: boolean): Promise<void>;
+}
+
 /** Kubernetes' maxNameGenerationCreateAttempts. */
 const MAX_GENERATE_NAME_TRIES = 8;
 
@@ -102,9 +117,11 @@ export class ResourceStore {
   private readonly storage: Storage;
   private readonly storageSchema;
   private readonly nameFn: (name: string, prefix: boolean) => string[];
+  private readonly hooks: StoreHooks;
 
-  constructor(def: KindDefinition, storage: Storage, cache?: WatchCache) {
+  constructor(def: KindDefinition, storage: Storage, cache?: WatchCache, hooks: StoreHooks = {}) {
     this.def = def;
+    this.hooks = hooks;
     this.gr = { group: def.group, resource: def.plural };
     this.storage = storage;
     this.keyRoot = `/registry/${(def.storedAs?.group ?? def.group) || 'core'}/${def.storageResource ?? def.plural}/`;
@@ -166,6 +183,21 @@ export class ResourceStore {
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, undefined);
+    const finish = await this.hooks.beginCreate?.(obj, opts.dryRun);
+    if (!finish) return this.createPrepared(namespace, obj, opts, generate);
+    let succeeded = false;
+    try {
+      const result = await this.createPrepared(namespace, obj, opts, generate);
+      succeeded = true;
+      return result;
+    } finally {
+      await finish(succeeded);
+    }
+  }
+
+  /** The rest of create, once defaulted and past the kind's begin hook. */
+  private async createPrepared(namespace: string, obj: ApiObject, opts: WriteOptions, generate: boolean): Promise<WriteResult> {
+    const meta = obj.metadata!;
     this.def.prepareForCreate?.(obj, opts.ctx);
     this.throwIfInvalid(obj, [
       ...validateObjectMeta(meta, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
@@ -275,6 +307,20 @@ export class ResourceStore {
 
     const old = current.object as ApiObject;
     const obj = this.prepareUpdate(next, old, opts);
+    const finish = this.writesStatusOnly(opts.subresource) ? undefined : await this.hooks.beginUpdate?.(obj, old, opts.dryRun);
+    if (!finish) return this.writeUpdate(namespace, current, obj, old, opts);
+    let succeeded = false;
+    try {
+      const outcome = await this.writeUpdate(namespace, current, obj, old, opts);
+      succeeded = !('retry' in outcome);
+      return outcome;
+    } finally {
+      await finish(succeeded);
+    }
+  }
+
+  /** The rest of an update attempt, once prepared and past the kind's begin hook. */
+  private async writeUpdate(namespace: string, current: CachedObject, obj: ApiObject, old: ApiObject, opts: UpdateOptions): Promise<Retry | { result: WriteResult; unchanged: boolean }> {
     this.throwIfInvalid(obj, [
       ...validateObjectMetaUpdate(obj.metadata, old.metadata),
       ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn, updateChecked: true }),
@@ -295,6 +341,7 @@ export class ResourceStore {
       if (!opts.dryRun) {
         try {
           revision = (await this.storage.delete(key, current.modRevision)).modRevision;
+          await this.hooks.afterDelete?.(obj, false);
         } catch (err) {
           if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
           // Another update removed it first: the outcome is the same.
@@ -382,7 +429,9 @@ export class ResourceStore {
     if (opts.dryRun) return { object: current.object as ApiObject, removed: true };
     try {
       const kv = await this.storage.delete(this.key(namespace, name), current.modRevision);
-      return { object: decodeKv(kv).object as ApiObject, removed: true };
+      const removed = decodeKv(kv).object as ApiObject;
+      await this.hooks.afterDelete?.(removed, false);
+      return { object: removed, removed: true };
     } catch (err) {
       if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
       if (err instanceof KeyNotFoundError) return retryWith(undefined);

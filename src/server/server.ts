@@ -8,6 +8,9 @@ import type { Storage } from '../storage/interface.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import { startCompactor, type Compactor } from '../storage/compactor.ts';
 import { ResourceStore } from '../registry/store.ts';
+import { ensureKubernetesService, parseServiceRanges, repairFromStore } from '../registry/service-allocation/setup.ts';
+import { ServiceAllocator } from '../registry/service-allocation/service-allocator.ts';
+import { serviceKind } from '../apis/core/service.ts';
 import { allKinds } from '../apis/index.ts';
 import type { KindDefinition } from '../apis/kind.ts';
 import { buildSurface } from './apis.ts';
@@ -73,6 +76,10 @@ export interface ServerOptions {
   showHiddenMetricsForVersion?: string;
   /** --audit-policy-file and --audit-log-*: events are written only when both a policy and a log are given. */
   audit?: AuditOptions;
+  /** --service-cluster-ip-range: where Services' cluster IPs come from (default 10.0.0.0/24). */
+  serviceClusterIPRange?: string;
+  /** --service-node-port-range: where node ports come from (default 30000-32767). */
+  serviceNodePortRange?: string;
 }
 
 export interface RunningServer {
@@ -100,6 +107,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const access = await AccessControl.create({ options: opts.access ?? {}, pkiDir: pkiDir(dataDir), log });
   const hiddenMetricsProblem = validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
   if (hiddenMetricsProblem) throw new Error(hiddenMetricsProblem);
+  const serviceRanges = parseServiceRanges(opts.serviceClusterIPRange, opts.serviceNodePortRange);
   // The audit machinery loads only for a server that audits; a wrong policy stops the start.
   const auditor = opts.audit?.policyFile || opts.audit?.logPath ? await (await import('./audit/setup.ts')).startAudit(opts.audit, log) : undefined;
   const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
@@ -112,10 +120,11 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const retentionMs = opts.watchHistoryRetentionMs ?? 5 * 60_000;
   const compactor: Compactor = startCompactor(storage, { retentionMs, intervalMs: opts.compactionIntervalMs, onError: (e) => log(`compaction failed: ${e.message}`) });
 
+  const serviceAllocator = new ServiceAllocator({ storage, ...serviceRanges, log });
   const kinds: KindDefinition[] = allKinds();
   // Computed kinds are never stored: they get no store and no watch cache.
   const stores = new Map<KindDefinition, ResourceStore>();
-  for (const def of kinds) if (!isComputed(def)) stores.set(def, new ResourceStore(def, storage));
+  for (const def of kinds) if (!isComputed(def)) stores.set(def, new ResourceStore(def, storage, undefined, def === serviceKind ? serviceAllocator.hooks() : undefined));
   if (opts.watchCacheEventWindow) for (const s of stores.values()) s.cache.eventWindow = opts.watchCacheEventWindow;
   await Promise.all([...stores.values()].map((s) => s.cache.start()));
   const storeFor = (group: string, plural: string) => [...stores.values()].find((s) => s.def.group === group && s.def.plural === plural)!;
@@ -126,7 +135,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const storeIndex = new Map([...stores.values()].map((s) => [`${s.def.group}/${s.def.plural}`, s]));
   access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
   // Independent writes: they share commits.
-  await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy()]);
+  await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy(), repairFromStore(serviceAllocator, storeFor('', 'services'))]);
 
   let listeningUrl = '';
   const webhooks = new WebhookAdmission({
@@ -182,6 +191,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   const url = serverUrl(bindAddress, port);
   listeningUrl = url;
+  await ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log);
   const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, kubeconfig);

@@ -1,6 +1,7 @@
-// Service (core v1, namespaced): a stable name and address for a set of pods. Cluster IPs and node ports
-// are not allocated here; what Kubernetes defaults (type, session affinity, port protocol and target port,
-// traffic policies, IP family policy) and validates is.
+// Service (core v1, namespaced): a stable name and address for a set of pods. What Kubernetes defaults
+// (type, session affinity, port protocol and target port, traffic policies, IP family policy), prepares on
+// update and validates is here; cluster IPs and node ports are allocated around the registry's writes by
+// src/registry/service-allocation/.
 import type { KindDefinition, RequestContext } from '../kind.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
@@ -115,7 +116,10 @@ function defaultService(obj: ApiObject): void {
     spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: DEFAULT_CLIENT_IP_TIMEOUT } };
   }
   spec.type ||= 'ClusterIP';
+  // A zero node port is no node port (Go omits it; protobuf clients such as kubectl send it).
+  if (spec.healthCheckNodePort === 0) delete spec.healthCheckNodePort;
   for (const p of list(spec.ports)) {
+    if (p.nodePort === 0) delete p.nodePort;
     p.protocol ||= 'TCP';
     if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
@@ -168,7 +172,8 @@ function portErrors(spec: Obj): FieldError[] {
   return errs;
 }
 
-function clusterIPErrors(spec: Obj): FieldError[] {
+/** ValidateServiceClusterIPsRelatedFields: what the allocator checks before it looks at the IPs. */
+export function clusterIPErrors(spec: Obj): FieldError[] {
   if (spec.type === 'ExternalName') return [];
   const errs: FieldError[] = [];
   const ips = list<string>(spec.clusterIPs);
@@ -305,18 +310,72 @@ function validateServiceUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
   return errs;
 }
 
-/** An update that leaves allocated values out keeps them (the REST layer's patchAllocatedValues). */
-function keepAllocated(spec: Obj, old: Obj): void {
-  if (spec.type === 'ExternalName') {
-    for (const f of ['clusterIP', 'clusterIPs', 'ipFamilies', 'ipFamilyPolicy']) delete spec[f];
-    return;
+/**
+ * The service REST layer's preparation of an update: allocated values the client left out are kept
+ * (patchAllocatedValues), clusterIP and clusterIPs are brought in line (normalizeClusterIPs), and values a
+ * type change leaves without use are dropped unless the client changed them (dropTypeDependentFields; the
+ * allocator gives them back once the update is written).
+ */
+function prepareServiceUpdate(obj: ApiObject, old: ApiObject): void {
+  const spec = specOf(obj), oldSpec = specOf(old);
+  patchAllocatedValues(spec, oldSpec);
+  normalizeClusterIPs(spec, oldSpec);
+  dropTypeDependentFields(spec, oldSpec);
+  if (spec.type !== 'LoadBalancer') ((obj.status ??= {}) as Obj).loadBalancer = {};
+  if (spec.type !== 'ExternalName') initIPFields(spec);
+}
+
+const needsClusterIP = (spec: Obj) => spec.type !== 'ExternalName';
+const needsNodePort = (spec: Obj) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+const needsHealthCheckNodePort = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+const sameStrings = (a: unknown, b: unknown) => { const x = list<string>(a), y = list<string>(b); return x.length === y.length && x.every((v, i) => v === y[i]); };
+const nodePortsOf = (spec: Obj) => list(spec.ports).map((p) => p.nodePort ?? 0);
+
+function patchAllocatedValues(spec: Obj, old: Obj): void {
+  if (needsClusterIP(old) && needsClusterIP(spec)) {
+    if (!spec.clusterIP && old.clusterIP) spec.clusterIP = old.clusterIP;
+    if (list(spec.clusterIPs).length === 0 && list(old.clusterIPs).length) spec.clusterIPs = [...old.clusterIPs];
   }
-  if (old.type === 'ExternalName') { initIPFields(spec); return; }
-  if (!spec.clusterIP && old.clusterIP) spec.clusterIP = old.clusterIP;
-  if (list(spec.clusterIPs).length === 0 && list(old.clusterIPs).length) spec.clusterIPs = [...old.clusterIPs];
-  if (!spec.ipFamilyPolicy && old.ipFamilyPolicy) spec.ipFamilyPolicy = old.ipFamilyPolicy;
-  if (list(spec.ipFamilies).length === 0 && list(old.ipFamilies).length) spec.ipFamilies = [...old.ipFamilies];
-  initIPFields(spec);
+  if (needsNodePort(old) && needsNodePort(spec)) {
+    // Ports whose node port the client kept cannot lend it to another; the others find theirs by name.
+    const kept = new Set(nodePortsOf(old).filter((n) => n && nodePortsOf(spec).includes(n)));
+    const byName = new Map(list(old.ports).map((p) => [p.name ?? '', p.nodePort ?? 0] as const));
+    for (const p of list(spec.ports)) {
+      if (p.nodePort) continue;
+      const previous = byName.get(p.name ?? '') ?? 0;
+      if (previous && !kept.has(previous)) p.nodePort = previous;
+    }
+  }
+  if (needsHealthCheckNodePort(old) && needsHealthCheckNodePort(spec) && !spec.healthCheckNodePort && old.healthCheckNodePort) {
+    spec.healthCheckNodePort = old.healthCheckNodePort;
+  }
+}
+
+function normalizeClusterIPs(spec: Obj, old: Obj): void {
+  // An old client that knows only clusterIP left clusterIPs out.
+  if (list(old.clusterIPs).length && list(spec.clusterIPs).length === 0 && (old.clusterIP ?? '') === (spec.clusterIP ?? '')) spec.clusterIPs = [...old.clusterIPs];
+  if ((old.clusterIP ?? '') === (spec.clusterIP ?? '')) return;
+  if (old.clusterIP && !spec.clusterIP) { delete spec.clusterIPs; return; }
+  if (!old.clusterIP && spec.clusterIP) { spec.clusterIPs = [spec.clusterIP]; return; }
+  const ips = list<string>(spec.clusterIPs);
+  if (list(old.clusterIPs).length && ips.length && ips[0] === old.clusterIPs[0]) spec.clusterIPs = [spec.clusterIP, ...ips.slice(1)];
+}
+
+function dropTypeDependentFields(spec: Obj, old: Obj): void {
+  if (needsClusterIP(old) && !needsClusterIP(spec)) {
+    if ((spec.clusterIP ?? '') === (old.clusterIP ?? '') && sameStrings(spec.clusterIPs, old.clusterIPs)) { delete spec.clusterIP; delete spec.clusterIPs; }
+    if (sameStrings(spec.ipFamilies, old.ipFamilies)) delete spec.ipFamilies;
+    if (spec.ipFamilyPolicy === old.ipFamilyPolicy) delete spec.ipFamilyPolicy;
+  }
+  if (needsNodePort(old) && !needsNodePort(spec) && sameStrings(nodePortsOf(spec), nodePortsOf(old))) {
+    for (const p of list(spec.ports)) delete p.nodePort;
+  }
+  if (needsHealthCheckNodePort(old) && !needsHealthCheckNodePort(spec) && spec.healthCheckNodePort === old.healthCheckNodePort) delete spec.healthCheckNodePort;
+  if (old.type === 'LoadBalancer' && spec.type !== 'LoadBalancer') {
+    if (spec.allocateLoadBalancerNodePorts !== undefined && spec.allocateLoadBalancerNodePorts === old.allocateLoadBalancerNodePorts) delete spec.allocateLoadBalancerNodePorts;
+    if (spec.loadBalancerClass !== undefined && spec.loadBalancerClass === old.loadBalancerClass) delete spec.loadBalancerClass;
+  }
+  if (externallyAccessible(old) && !externallyAccessible(spec) && spec.externalTrafficPolicy === old.externalTrafficPolicy) delete spec.externalTrafficPolicy;
 }
 
 /** LoadBalancer ingress points: IPs or hostnames, comma-separated. */
@@ -374,7 +433,7 @@ export const serviceKind: KindDefinition = {
   },
   prepareForUpdate(obj, old, ctx: RequestContext) {
     if (ctx.subresource === 'status') return;
-    keepAllocated(specOf(obj), specOf(old));
+    prepareServiceUpdate(obj, old);
   },
   validate: validateService,
   validateUpdate: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : [...validateService(obj), ...validateServiceUpdate(obj, old)]),

@@ -1,0 +1,64 @@
+// Wiring of Service allocation into a server: the range flags, its repair from the stored
+// Services on start, and the `kubernetes` Service in `default` that Kubernetes' API server keeps.
+import type { ResourceStore } from '../store.ts';
+import type { ApiObject } from '../../apis/meta/v1.ts';
+import { StatusError } from '../../machinery/status.ts';
+import { ServiceAllocator } from './service-allocator.ts';
+import { type ServiceIPRange, DEFAULT_SERVICE_CLUSTER_IP_RANGE, apiServerServiceIP, parseServiceIPRange } from './ip-range.ts';
+import { type PortRange, DEFAULT_SERVICE_NODE_PORT_RANGE, parsePortRange } from './port-range.ts';
+
+/** The two ranges, from --service-cluster-ip-range and --service-node-port-range (their defaults when absent). */
+export interface ServiceRanges {
+  ipRange: ServiceIPRange;
+  portRange: PortRange;
+}
+
+/** Parses the range flags; throws an Error naming the flag when one is wrong (before anything is opened). */
+export function parseServiceRanges(clusterIPRange?: string, nodePortRange?: string): ServiceRanges {
+  const parse = <T>(flag: string, text: string, parser: (t: string) => T): T => {
+    try {
+      return parser(text);
+    } catch (err) {
+      throw new Error(`invalid argument ${JSON.stringify(text)} for "--${flag}" flag: ${(err as Error).message}`);
+    }
+  };
+  return {
+    ipRange: parse('service-cluster-ip-range', clusterIPRange ?? DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceIPRange),
+    portRange: parse('service-node-port-range', nodePortRange ?? DEFAULT_SERVICE_NODE_PORT_RANGE, parsePortRange),
+  };
+}
+
+/** Marks what the Services in the store's cache hold (the cache has started). */
+export function repairFromStore(allocator: ServiceAllocator, services: ResourceStore): Promise<void> {
+  return allocator.repair(services.cache.list().map((c) => c.object as ApiObject));
+}
+
+const SYSTEM_CTX = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] as string[] };
+
+/**
+ * The `kubernetes` Service in `default`, as Kubernetes' API server creates it: the first address of the
+ * range, port 443 named https to the server's secure port. An existing one is left alone.
+ */
+export async function ensureKubernetesService(services: ResourceStore, allocator: ServiceAllocator, securePort: number, log: (line: string) => void = () => {}): Promise<void> {
+  if (services.current('default', 'kubernetes') || await services.readNow('default', 'kubernetes')) return;
+  const service: ApiObject = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+    spec: {
+      type: 'ClusterIP',
+      clusterIP: apiServerServiceIP(allocator.ipRange),
+      ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort }],
+      sessionAffinity: 'None',
+    },
+  };
+  try {
+    await services.create('default', service, { ctx: { ...SYSTEM_CTX, warnings: [] }, dryRun: false });
+  } catch (err) {
+    // Another server sharing the store made it first (its address then reads as taken), or the address is
+    // held by another Service: the server runs on, as Kubernetes' does, and says so.
+    if (!(err instanceof StatusError) || err.code >= 500) throw err;
+    if (await services.readNow('default', 'kubernetes')) return;
+    log(`the kubernetes Service could not be created: ${err.message}`);
+  }
+}
