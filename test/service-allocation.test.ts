@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 
+// Requested addresses (10.0.0.2-16) and node ports (30000-30085) are in the lower bands that dynamic
+// allocation leaves to them while the rest of the range has room, as in Kubernetes.
 const inRange = (ip: string) => /^10\.0\.0\.(\d+)$/.test(ip) && Number(ip.split('.')[3]) >= 1 && Number(ip.split('.')[3]) <= 254;
 
 describe('Service cluster IP and node port allocation', () => {
@@ -60,10 +62,10 @@ describe('Service cluster IP and node port allocation', () => {
   });
 
   it('a create refused by validation keeps nothing it took', async () => {
-    const r = await s.request('POST', '/api/v1/namespaces/default/services', { body: JSON.stringify({ metadata: { name: 'bad' }, spec: { clusterIP: '10.0.0.77', type: 'NodePort', sessionAffinity: 'Sometimes', ports: [{ port: 80, nodePort: 30077 }] } }) });
+    const r = await s.request('POST', '/api/v1/namespaces/default/services', { body: JSON.stringify({ metadata: { name: 'bad' }, spec: { clusterIP: '10.0.0.7', type: 'NodePort', sessionAffinity: 'Sometimes', ports: [{ port: 80, nodePort: 30077 }] } }) });
     assert.equal(r.status, 422);
     await kubectl(['create', 'service', 'nodeport', 'good', '--tcp=80:80', '--node-port=30077']);
-    await kubectl(['create', 'service', 'clusterip', 'good-ip', '--clusterip=10.0.0.77', '--tcp=80']);
+    await kubectl(['create', 'service', 'clusterip', 'good-ip', '--clusterip=10.0.0.7', '--tcp=80']);
   });
 
   it('delete gives the address and node port back: the same ones can be asked for again', async () => {
@@ -74,10 +76,10 @@ describe('Service cluster IP and node port allocation', () => {
   });
 
   it('type changes: ClusterIP -> NodePort takes a port, -> ExternalName gives the address back, and back again', async () => {
-    await kubectl(['create', 'service', 'clusterip', 'moving', '--clusterip=10.0.0.60', '--tcp=80']);
+    await kubectl(['create', 'service', 'clusterip', 'moving', '--clusterip=10.0.0.6', '--tcp=80']);
     await kubectl(['patch', 'svc', 'moving', '-p', '{"spec":{"type":"NodePort"}}']);
     let spec = await specOf('moving');
-    assert.equal(spec.clusterIP, '10.0.0.60');
+    assert.equal(spec.clusterIP, '10.0.0.6');
     assert.ok(spec.ports[0].nodePort >= 30000, String(spec.ports[0].nodePort));
     const nodePort = spec.ports[0].nodePort;
     await kubectl(['patch', 'svc', 'moving', '-p', '{"spec":{"type":"ExternalName","externalName":"example.com"}}']);
@@ -85,14 +87,14 @@ describe('Service cluster IP and node port allocation', () => {
     assert.deepEqual([spec.type, spec.clusterIP, spec.clusterIPs, spec.ipFamilies, spec.ipFamilyPolicy, spec.ports[0].nodePort], ['ExternalName', undefined, undefined, undefined, undefined, undefined]);
     // Both are free again.
     await kubectl(['create', 'service', 'nodeport', 'taker', '--tcp=80:80', `--node-port=${nodePort}`]);
-    await kubectl(['create', 'service', 'clusterip', 'taker-ip', '--clusterip=10.0.0.60', '--tcp=80']);
+    await kubectl(['create', 'service', 'clusterip', 'taker-ip', '--clusterip=10.0.0.6', '--tcp=80']);
     await kubectl(['patch', 'svc', 'moving', '-p', '{"spec":{"type":"ClusterIP","externalName":null}}']);
     spec = await specOf('moving');
-    assert.ok(inRange(spec.clusterIP) && spec.clusterIP !== '10.0.0.60', spec.clusterIP);
+    assert.ok(inRange(spec.clusterIP) && spec.clusterIP !== '10.0.0.6', spec.clusterIP);
     // The cluster IP may not change.
-    const r = await s.kubectl(['patch', 'svc', 'moving', '-p', '{"spec":{"clusterIP":"10.0.0.61","clusterIPs":["10.0.0.61"]}}']);
+    const r = await s.kubectl(['patch', 'svc', 'moving', '-p', '{"spec":{"clusterIP":"10.0.0.8","clusterIPs":["10.0.0.8"]}}']);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /spec\.clusterIPs\[0\]: Invalid value: "10\.0\.0\.61": may not change once set/);
+    assert.match(r.stderr, /spec\.clusterIPs\[0\]: Invalid value: "10\.0\.0\.8": may not change once set/);
   });
 
   it('LoadBalancer: node ports and, with externalTrafficPolicy Local, a health check port; allocateLoadBalancerNodePorts=false takes none', async () => {
@@ -112,10 +114,10 @@ describe('Service cluster IP and node port allocation', () => {
     assert.equal(out.spec.clusterIP, '10.0.0.0');
     assert.equal(out.spec.ports[0].nodePort, 32769);
     assert.match(await failing(['get', 'svc', 'dry']), /NotFound|not found/);
-    const asked = JSON.parse(await kubectl(['create', 'service', 'clusterip', 'dry', '--clusterip=10.0.0.90', '--tcp=80', '--dry-run=server', '-o', 'json']));
-    assert.equal(asked.spec.clusterIP, '10.0.0.90');
-    await kubectl(['create', 'service', 'clusterip', 'real', '--clusterip=10.0.0.90', '--tcp=80']);
-    assert.match(await failing(['create', 'service', 'clusterip', 'dry', '--clusterip=10.0.0.90', '--tcp=80', '--dry-run=server']), /provided IP is already allocated/);
+    const asked = JSON.parse(await kubectl(['create', 'service', 'clusterip', 'dry', '--clusterip=10.0.0.9', '--tcp=80', '--dry-run=server', '-o', 'json']));
+    assert.equal(asked.spec.clusterIP, '10.0.0.9');
+    await kubectl(['create', 'service', 'clusterip', 'real', '--clusterip=10.0.0.9', '--tcp=80']);
+    assert.match(await failing(['create', 'service', 'clusterip', 'dry', '--clusterip=10.0.0.9', '--tcp=80', '--dry-run=server']), /provided IP is already allocated/);
     const update = JSON.parse(await kubectl(['patch', 'svc', 'real', '-p', '{"spec":{"type":"NodePort"}}', '--dry-run=server', '-o', 'json']));
     assert.equal(update.spec.ports[0].nodePort, 32769);
     assert.equal((await specOf('real')).ports[0].nodePort, undefined);
@@ -138,7 +140,7 @@ describe('Service allocation across a restart and with other ranges', () => {
       const post = (name: string, spec: object) => s.request('POST', '/api/v1/namespaces/default/services', { body: JSON.stringify({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } }) });
       try {
         assert.equal((await s.request('GET', '/api/v1/namespaces/default/services/kubernetes')).json().spec.clusterIP, '10.96.0.1');
-        const np = await post('np', { type: 'NodePort', clusterIP: '10.96.7.7' });
+        const np = await post('np', { type: 'NodePort', clusterIP: '10.96.0.7' });
         assert.equal(np.status, 201, np.body);
         const port = np.json().spec.ports[0].nodePort;
         assert.ok(port >= 20000 && port <= 20099, String(port));
@@ -148,9 +150,9 @@ describe('Service allocation across a restart and with other ranges', () => {
       s = await startTestServer(opts);
       try {
         const port = (await s.request('GET', '/api/v1/namespaces/default/services/np')).json().spec.ports[0].nodePort;
-        const again = await post('np2', { type: 'NodePort', clusterIP: '10.96.7.7', ports: [{ port: 80, nodePort: port }] });
+        const again = await post('np2', { type: 'NodePort', clusterIP: '10.96.0.7', ports: [{ port: 80, nodePort: port }] });
         assert.equal(again.status, 422);
-        assert.match(again.json().message, /failed to allocate IP 10\.96\.7\.7: provided IP is already allocated/);
+        assert.match(again.json().message, /failed to allocate IP 10\.96\.0\.7: provided IP is already allocated/);
         const portTaken = await post('np3', { type: 'NodePort', ports: [{ port: 80, nodePort: port }] });
         assert.equal(portTaken.json().message, `Service "np3" is invalid: spec.ports[0].nodePort: Invalid value: ${port}: provided port is already allocated`);
       } finally {
