@@ -48,6 +48,10 @@ test('parseDuration rejects bad input with the Go error text', () => {
     ['1h-5m', 'time: unknown unit "h-" in duration "1h-5m"'],
     ['2562047h47m16.854775808s', 'time: invalid duration "2562047h47m16.854775808s"'],
     ['99999999999999999999h', 'time: invalid duration "99999999999999999999h"'],
+    // The time package's quote: non-ASCII and control bytes as \x escapes of their UTF-8 (not \u or \n).
+    ['1\u00b5', 'time: unknown unit "\\xc2\\xb5" in duration "1\\xc2\\xb5"'],
+    ['5\n', 'time: unknown unit "\\x0a" in duration "5\\x0a"'],
+    ['\u00e9', 'time: invalid duration "\\xc3\\xa9"'],
   ];
   for (const [text, message] of cases) assert.throws(() => parseDuration(text), { message }, text);
 });

@@ -1,6 +1,7 @@
 // Go's time.Duration text form, which Kubernetes uses in flags and prints in messages:
 // parseDuration("1h30m") === 5_400_000 and formatDuration(300_000) === "5m0s".
 // Arithmetic is done in whole nanoseconds (BigInt), as Go does, so results match Go exactly.
+import { goTimeQuote } from '../machinery/schema/go-time.ts';
 
 const NS_PER_UNIT: Record<string, bigint> = {
   ns: 1n,
@@ -15,9 +16,8 @@ const NS_PER_UNIT: Record<string, bigint> = {
 const MAX_NS = (1n << 63n) - 1n;
 const NS_PER_MS = 1_000_000n;
 
-function quote(text: string): string {
-  return JSON.stringify(text);
-}
+// ParseDuration's errors quote with the time package's quote (bytes past ASCII and control bytes as \x).
+const quote = goTimeQuote;
 
 /** Parses a Go duration ("300ms", "1.5h", "2h45m", "-5s", "0") into nanoseconds; throws Go's error texts. */
 export function parseDurationNanoseconds(text: string): bigint {
