@@ -47,5 +47,10 @@ test('decoding: field types as Go reads them, base64 patches', () => {
   // Go skips line breaks in base64 text.
   assert.equal(answer({ patch: 'W1\r\n0=' }).patch?.toString(), '[]');
   assert.throws(() => answer({ warnings: [1] }), /of type \[\]string/);
-  assert.throws(() => decodeReviewResponse([1]), /cannot unmarshal array into Go value/);
+  assert.throws(() => decodeReviewResponse([1]), { message: 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }' });
+  assert.throws(() => decodeReviewResponse('yes'), /json parse error: json: cannot unmarshal string into Go value/);
+  // null unmarshals into a struct without error: an AdmissionReview with no response, as Go's client reads it.
+  const nothing = decodeReviewResponse(null);
+  assert.deepEqual(nothing, { apiVersion: '', kind: '', response: undefined });
+  assert.throws(() => verifyReviewResponse('v1', 'u', false, nothing), { message: 'webhook response was absent' });
 });

@@ -85,7 +85,10 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
  * field types. Throws an Error with the decoder's message (a failure to call the webhook).
  */
 export function decodeReviewResponse(body: unknown): { apiVersion: string; kind: string; response: Record<string, unknown> | undefined; patch?: Buffer } {
-  if (!isObject(body)) throw new Error(`json: cannot unmarshal ${goJsonKind(body)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  // A null answer decodes as an empty AdmissionReview (json.Unmarshal leaves the struct alone): no response.
+  if (body === null) return { apiVersion: '', kind: '', response: undefined };
+  // The decoder reads apiVersion and kind first (the meta factory's Interpret), so that error comes first.
+  if (!isObject(body)) throw new Error(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(body)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   const apiVersion = typeof body.apiVersion === 'string' ? body.apiVersion : '';
   const kind = typeof body.kind === 'string' ? body.kind : '';
   const r = body.response;
