@@ -22,6 +22,8 @@ test('v1 answers: uid and type checked, either group name accepted, patch and pa
   assert.deepEqual(verify({ uid: 'u1', allowed: true, warnings: ['w'], auditAnnotations: { a: 'b' } }), { allowed: true, result: undefined, warnings: ['w'], auditAnnotations: { a: 'b' } });
   assert.equal(verify({ uid: 'u1', allowed: true }, { apiVersion: 'admission.k8s.io/v1' }).allowed, true);
   assert.throws(() => verify({ uid: 'other', allowed: true }), /^Error: expected response.uid="u1", got "other"$/);
+  // %q: a control character or U+007F is escaped as Go escapes it, not as JSON does.
+  assert.throws(() => verify({ uid: 'a\x7f\x07', allowed: true }), { message: 'expected response.uid="u1", got "a\\x7f\\a"' });
   assert.throws(() => verify({ uid: 'u1', allowed: true }, { apiVersion: 'admission.svc.io/v1beta1' }), /expected webhook response of admission.svc.io\/v1, Kind=AdmissionReview, got admission.svc.io\/v1beta1, Kind=AdmissionReview/);
   assert.throws(() => verify({ uid: 'u1' }, { apiVersion: '', kind: '' }), /got \/, Kind=$/);
   assert.throws(() => verify(undefined), /webhook response was absent/);

@@ -4,6 +4,7 @@
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
 import { goJsonKind } from '../machinery/go-json.ts';
+import { goQuote } from '../machinery/go-format.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
 export const REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
@@ -120,7 +121,7 @@ export function verifyReviewResponse(version: ReviewVersion, uid: string, mutati
   if (version === 'v1beta1') return mutating && patch ? { ...base, patch, patchType: 'JSONPatch' } : base;
 
   const responseUid = typeof r.uid === 'string' ? r.uid : '';
-  if (responseUid !== uid) throw new Error(`expected response.uid=${JSON.stringify(uid)}, got ${JSON.stringify(responseUid)}`);
+  if (responseUid !== uid) throw new Error(`expected response.uid=${goQuote(uid)}, got ${goQuote(responseUid)}`);
   const gv = splitApiVersion(decoded.apiVersion);
   const group = renamedGroupOf(gv.group) === ADMISSION_GROUP ? ADMISSION_GROUP : gv.group;
   if (group !== ADMISSION_GROUP || gv.version !== 'v1' || decoded.kind !== 'AdmissionReview') {
