@@ -63,11 +63,23 @@ test('no matching rule means None; resourceNames narrow a rule; nothing matches 
   assert.equal(evaluatePolicy(p, attrs({ resource: 'configmaps', name: 'y', user: undefined })).level, 'None');
 });
 
+test('a policy that names its version but not its kind is a Policy (the decoder fills the kind in)', () => {
+  assert.equal(parseAuditPolicy('apiVersion: audit.svc.io/v1\nrules: [{level: Metadata}]\n').rules.length, 1);
+});
+
 test('invalid policies are refused with Kubernetes messages', () => {
   const refused = (text: string) => { try { parseAuditPolicy(text); } catch (e) { return (e as Error).message; } assert.fail('accepted'); };
   assert.equal(refused('apiVersion: audit.svc.io/v1\nkind: Policy\nrules: []\n'), 'loaded illegal policy with 0 rules');
   assert.equal(refused('apiVersion: audit.k8s.io/v1beta1\nkind: Policy\nrules: []\n'), 'failed decoding: no kind "Policy" is registered for version "audit.k8s.io/v1beta1" in scheme "pkg/audit/scheme.go"');
-  assert.match(refused('rules: []\n'), /^failed decoding: Object 'Kind' is missing in /);
+  // What a document leaves out the decoder takes from the internal Policy, which LoadPolicyFromBytes refuses.
+  assert.equal(refused('rules: [{level: None}]\n'), 'unknown group version field audit.svc.io/__internal, Kind=Policy in policy');
+  assert.equal(refused('kind: Policy\nrules: [{level: None}]\n'), 'unknown group version field audit.svc.io/__internal, Kind=Policy in policy');
+  // null (an empty file too) unmarshals into a struct without error: a document that names nothing.
+  assert.equal(refused('null\n'), 'unknown group version field audit.svc.io/__internal, Kind=Policy in policy');
+  assert.equal(refused(''), 'unknown group version field audit.svc.io/__internal, Kind=Policy in policy');
+  assert.equal(refused('kind: Rule\nrules: []\n'), 'failed decoding: no kind "Rule" is registered for version "audit.svc.io/__internal" in scheme "pkg/audit/scheme.go"');
+  assert.equal(refused('apiVersion: v1\nrules: []\n'), 'failed decoding: no kind "Policy" is registered for version "v1" in scheme "pkg/audit/scheme.go"');
+  assert.equal(refused('apiVersion: other.svc.io/\nrules: []\n'), "failed decoding: Object 'apiVersion' is missing in 'apiVersion: other.svc.io/\nrules: []\n'");
   // A document that is not an object is named by its JSON kind, as Go's decoder names it.
   assert.match(refused('true\n'), /^failed decoding: couldn't get version\/kind; json parse error: cannot unmarshal bool into Go value of type struct /);
   assert.match(refused('- a\n'), /cannot unmarshal array into Go value/);

@@ -7,6 +7,7 @@ import { fieldErrorText, invalid, notSupported, required, type FieldError } from
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { renamedGroupOf } from '../group-alias.ts';
 import { goJsonKind } from '../../machinery/go-json.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 
 export const AUDIT_GROUP = 'audit.svc.io';
 export const AUDIT_API_VERSION = `${AUDIT_GROUP}/v1`;
@@ -77,14 +78,19 @@ export function parseAuditPolicy(text: string): AuditPolicy {
   } catch (err) {
     throw new AuditPolicyError(`failed decoding: ${(err as Error).message}`);
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: cannot unmarshal ${goJsonKind(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  // YAML null (an empty file too) unmarshals into the Policy without error, as json.Unmarshal does.
+  if (doc === null) doc = {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: cannot unmarshal ${goJsonKind(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   const d = doc as Record<string, unknown>;
-  const kind = typeof d.kind === 'string' ? d.kind : '';
-  const apiVersion = typeof d.apiVersion === 'string' ? d.apiVersion : '';
-  if (!kind) throw new AuditPolicyError(`failed decoding: Object 'Kind' is missing in '${JSON.stringify(d)}'`);
-  if ((apiVersion !== AUDIT_API_VERSION && apiVersion !== AUDIT_API_VERSION_K8S) || kind !== 'Policy') {
-    throw new AuditPolicyError(`failed decoding: no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme "pkg/audit/scheme.go"`);
+  const gvk = policyKindOf(d);
+  if (!gvk.version) throw new AuditPolicyError(`failed decoding: Object 'apiVersion' is missing in '${text}'`);
+  const groupVersion = gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+  const internal = gvk.group === AUDIT_GROUP && gvk.version === INTERNAL_VERSION;
+  if (gvk.kind !== 'Policy' || !(internal || groupVersion === AUDIT_API_VERSION || groupVersion === AUDIT_API_VERSION_K8S)) {
+    throw new AuditPolicyError(`failed decoding: no kind ${goQuote(gvk.kind)} is registered for version ${goQuote(groupVersion)} in scheme "pkg/audit/scheme.go"`);
   }
+  // LoadPolicyFromBytes: a document that named no version decoded into the internal type, which it refuses.
+  if (internal) throw new AuditPolicyError(`unknown group version field ${gvk.group}/${gvk.version}, Kind=${gvk.kind} in policy`);
   const policy: AuditPolicy = {
     omitStages: strings(d.omitStages) as Stage[],
     omitManagedFields: d.omitManagedFields === true,
@@ -95,6 +101,26 @@ export function parseAuditPolicy(text: string): AuditPolicy {
   if (errs.length > 1) throw new AuditPolicyError(`[${errs.map(fieldErrorText).join(', ')}]`);
   if (policy.rules.length === 0) throw new AuditPolicyError('loaded illegal policy with 0 rules');
   return policy;
+}
+
+/** The version every scheme type has besides its served ones; the decoder fills it in from its target. */
+const INTERNAL_VERSION = '__internal';
+
+/**
+ * The group, version and kind the decoder reads from a policy document: what the document leaves out is
+ * taken from the type it decodes into (the internal Policy), as the JSON serializer's gvkWithDefaults does.
+ */
+function policyKindOf(d: Record<string, unknown>): { group: string; version: string; kind: string } {
+  const apiVersion = typeof d.apiVersion === 'string' ? d.apiVersion : '';
+  const slash = apiVersion.indexOf('/');
+  let group = slash < 0 ? '' : apiVersion.slice(0, slash);
+  let version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  const kind = (typeof d.kind === 'string' && d.kind) || 'Policy';
+  if (!version && (!group || group === AUDIT_GROUP)) {
+    group = AUDIT_GROUP;
+    version = INTERNAL_VERSION;
+  }
+  return { group, version, kind };
 }
 
 function readRule(r: Record<string, unknown>): PolicyRule {
