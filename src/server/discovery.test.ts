@@ -166,3 +166,10 @@ test('documents are plain JSON data', () => {
   // The inputs are not modified (a second call gives the same answer).
   assert.deepEqual(apiResourceList(served, '', 'v1'), apiResourceList(servedKinds(), '', 'v1'));
 });
+
+test('/apis and aggregated discovery list groups by Kubernetes group priority, not registration order', () => {
+  const reversed = [...served].reverse();
+  assert.deepEqual(apiGroupList(reversed).groups.map((g) => g.name), ['apps', 'rbac.authorization.svc.io']);
+  assert.deepEqual(aggregatedDiscovery(reversed, 'apis', 'apidiscovery.k8s.io').items.map((g) => g.metadata.name), ['apps', 'rbac.authorization.svc.io']);
+  assert.deepEqual(apiGroup(reversed, 'apps')!.versions.map((v) => v.version), ['v1', 'v1beta2']);
+});

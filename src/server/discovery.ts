@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { apiVersionOf, type KindDefinition, type VersionDefinition } from '../apis/kind.ts';
 import { computedVerbs, isComputed } from '../apis/computed-kind.ts';
+import { inDiscoveryOrder } from './group-priority.ts';
 
 /** One (kind, served version) pair. */
 export interface ServedKind {
@@ -149,16 +150,16 @@ function groupEntry(g: ServedGroup): APIGroup {
   return { name: g.name, versions, preferredVersion: versions[0]! };
 }
 
-/** `GET /apis`: every named group (the core group is listed at /api). */
+/** `GET /apis`: every named group (the core group is listed at /api), in Kubernetes' group priority order. */
 export function apiGroupList(served: readonly ServedKind[]): APIGroupList {
-  const groups = servedGroups(served).filter((g) => g.name !== '' && g.versions.length > 0).map(groupEntry);
+  const groups = inDiscoveryOrder(servedGroups(served).filter((g) => g.name !== '' && g.versions.length > 0)).map(groupEntry);
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** `GET /apis/{group}`, or undefined when the group is not served. */
 export function apiGroup(served: readonly ServedKind[], group: string): APIGroup | undefined {
   if (group === '') return undefined;
-  const g = servedGroups(served).find((x) => x.name === group);
+  const g = inDiscoveryOrder(servedGroups(served).filter((x) => x.name === group))[0];
   if (!g || g.versions.length === 0) return undefined;
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) };
 }
@@ -292,11 +293,11 @@ function groupDiscovery(served: readonly ServedKind[], g: ServedGroup): APIGroup
 
 /**
  * `GET /api` (scope `api`: the core group only) or `GET /apis` (scope `apis`: every named group) in the
- * aggregated form. `groupName` is the discovery group the client asked for (`apidiscovery.k8s.io` from
+ * aggregated form, groups in Kubernetes' group priority order. `groupName` is the discovery group the client asked for (`apidiscovery.k8s.io` from
  * unmodified clients, or `apidiscovery.svc.io`); `version` is `v2` or `v2beta1`.
  */
 export function aggregatedDiscovery(served: readonly ServedKind[], scope: 'api' | 'apis', groupName: string, version: AggregatedVersion = 'v2'): APIGroupDiscoveryList {
-  const groups = servedGroups(served).filter((g) => (scope === 'api' ? g.name === '' : g.name !== '') && g.versions.length > 0);
+  const groups = inDiscoveryOrder(servedGroups(served).filter((g) => (scope === 'api' ? g.name === '' : g.name !== '') && g.versions.length > 0));
   return {
     kind: 'APIGroupDiscoveryList',
     apiVersion: `${groupName}/${version}`,
