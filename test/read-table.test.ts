@@ -38,9 +38,9 @@ describe('tables', () => {
     assert.deepEqual(r.body.rows[0].object, { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata });
   });
 
-  it('includeObject=None leaves the object out, Object carries the whole object', async () => {
+  it('includeObject=None leaves the object null, Object carries the whole object', async () => {
     const none = await get(`${base}/t1?includeObject=None`, TABLE_V1);
-    assert.equal(none.body.rows[0].object, undefined);
+    assert.equal(none.body.rows[0].object, null);
     assert.deepEqual(none.body.rows[0].cells.slice(0, 2), ['t1', 1]);
     const full = await get(`${base}/t1?includeObject=Object`, TABLE_V1);
     assert.equal(full.body.rows[0].object.kind, 'ConfigMap');

@@ -21,7 +21,13 @@ describe('toTable', () => {
     const bookmark = { kind: 'Thing', apiVersion: 'example.com/v1', metadata: { resourceVersion: '9' } } as ApiObject;
     const table = toTable(served, [bookmark], 'None', rep, undefined, false) as any;
     assert.equal(table.columnDefinitions, undefined);
-    assert.deepEqual(table.rows, [{ cells: ['', '0001-01-01T00:00:00Z'] }]);
+    assert.deepEqual(table.rows, [{ cells: ['', '0001-01-01T00:00:00Z'], object: null }]);
+  });
+
+  it('includeObject=None keeps each row\'s object key as null, as Go marshals an empty RawExtension', () => {
+    const obj = { kind: 'Thing', apiVersion: 'example.com/v1', metadata: { name: 'a', resourceVersion: '7', creationTimestamp: '2024-05-01T10:00:00Z' } } as ApiObject;
+    const text = JSON.stringify(toTable(served, [obj], 'None', rep, undefined));
+    assert.ok(text.includes('"rows":[{"cells":["a","2024-05-01T10:00:00Z"],"object":null}]'), text);
   });
 
   it('PartialObjectMetadata names the group and version asked for', () => {

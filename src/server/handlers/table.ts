@@ -34,8 +34,8 @@ export function tableRows(served: ApiResource, objects: ApiObject[], includeObje
   const columns = tableColumns(served);
   return objects.map((o) => {
     const row: Record<string, unknown> = { cells: columns.map((c) => c.cell(o) ?? '') };
-    if (includeObject === 'Object') row.object = o;
-    else if (includeObject === 'Metadata') row.object = partialMetadata(o, rep);
+    // Go's TableRow.object is a RawExtension, which marshals as null when empty (includeObject=None).
+    row.object = includeObject === 'Object' ? o : includeObject === 'Metadata' ? partialMetadata(o, rep) : null;
     return row;
   });
 }
