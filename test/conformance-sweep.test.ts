@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
-import { startTestServer, type TestServer } from './support/capstan.ts';
+import { http2Session, startTestServer, type TestServer } from './support/capstan.ts';
 
 const run = promisify(execFile);
 const json = (o: unknown) => JSON.stringify(o);
@@ -51,6 +51,44 @@ describe('conformance sweep', () => {
     assert.equal(r.status, 201);
     assert.equal('authenticated' in r.json().status, false);
     assert.equal(r.json().status.error, 'invalid bearer token');
+  });
+
+  it('Impersonate-Group lines keep their commas over HTTP/1.1 and HTTP/2, as Go reads headers', async () => {
+    const review = json({ apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' });
+    const headers = { 'impersonate-user': 'bob', 'impersonate-group': ['a,b', 'c'], 'impersonate-extra-scopes': ['r,w', 'x'] } as unknown as Record<string, string>;
+    const r = await s.request('POST', '/apis/authentication.svc.io/v1/selfsubjectreviews', { body: review, headers });
+    assert.equal(r.status, 201, r.body);
+    assert.deepEqual(r.json().status.userInfo, { username: 'bob', groups: ['a,b', 'c', 'system:authenticated'], extra: { scopes: ['r,w', 'x'] } });
+    const session = http2Session(s);
+    try {
+      const body = await new Promise<string>((resolve, reject) => {
+        const req = session.request({ ':method': 'POST', ':path': '/apis/authentication.svc.io/v1/selfsubjectreviews', 'content-type': 'application/json', ...headers });
+        let text = '';
+        req.setEncoding('utf8');
+        req.on('data', (c: string) => { text += c; });
+        req.on('end', () => resolve(text));
+        req.on('error', reject);
+        req.end(review);
+      });
+      assert.deepEqual(JSON.parse(body).status.userInfo.groups, ['a,b', 'c', 'system:authenticated']);
+    } finally {
+      session.close();
+    }
+  });
+
+  it('a Table asked for with includeObject=None keeps each row\'s object as null', async () => {
+    const r = await s.request('GET', '/api/v1/namespaces?includeObject=None', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.svc.io' } });
+    assert.equal(r.status, 200);
+    assert.ok(r.json().rows.length > 0);
+    for (const row of r.json().rows) assert.equal(row.object, null);
+    assert.match(r.body, /"object":null/);
+  });
+
+  it('/apis and aggregated discovery list groups in Kubernetes\' group priority order', async () => {
+    const groups = (await s.request('GET', '/apis')).json().groups.map((g: { name: string }) => g.name);
+    assert.deepEqual(groups.slice(0, 5), ['apps', 'events.svc.io', 'authentication.svc.io', 'authorization.svc.io', 'autoscaling']);
+    const agg = await s.request('GET', '/apis', { headers: { accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+    assert.deepEqual(agg.json().items.map((g: { metadata: { name: string } }) => g.metadata.name), groups);
   });
 
   it('the Python client sees the same answers', { skip: !existsSync('/usr/bin/python3') }, async (t) => {

@@ -15,7 +15,7 @@ import { parseTokenFile, staticTokenAuthenticator, type TokenAuthenticator } fro
 import { bootstrapTokenAuthenticator, type SecretLike } from './authn/bootstrap-token.ts';
 import { loadOrCreateSigningKey, loadVerificationKeys, verificationKeyOf } from './authn/service-account-keys.ts';
 import { serviceAccountTokenAuthenticator, TokenIssuer } from './authn/service-account-tokens.ts';
-import { impersonate, wantsImpersonation } from './impersonation.ts';
+import { impersonate, impersonationHeaders, wantsImpersonation } from './impersonation.ts';
 import { ServerAuthorizer, type AuthorizationFlags } from './authz/build.ts';
 import { forbiddenError } from './authz/forbidden.ts';
 import { nodeAuthorizer } from './authz/node.ts';
@@ -169,7 +169,7 @@ export class AccessControl {
     let user = await this.authenticator.authenticate(req as Parameters<RequestAuthenticator['authenticate']>[0]);
     if (trace) trace.user = user;
     if (wantsImpersonation(req.headers)) {
-      user = await impersonate(user, req.headers, (a) => this.authorize(a));
+      user = await impersonate(user, impersonationHeaders(req), (a) => this.authorize(a));
       if (trace) trace.impersonatedUser = user;
     }
     const attrs = requestAttributes(user, info, query);

@@ -16,6 +16,31 @@ type Headers = Record<string, string | string[] | undefined>;
 
 const values = (h: string | string[] | undefined): string[] => (h === undefined ? [] : Array.isArray(h) ? h : [h]);
 
+/**
+ * The impersonation headers of a request, one array entry per header line. Node joins repeated lines
+ * with ", " in `headers`, which would turn `Impersonate-Group: a,b` plus `Impersonate-Group: c` into
+ * one string; Go keeps each line as one value, commas included, so the lines are read from
+ * `headersDistinct` (HTTP/1.1) or `rawHeaders` (HTTP/2, which has no headersDistinct).
+ */
+export function impersonationHeaders(req: { headers: Headers; rawHeaders?: string[]; headersDistinct?: Record<string, string[] | undefined> }): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const wanted = (name: string) => name.startsWith('impersonate-');
+  if (req.headersDistinct) {
+    for (const [name, vals] of Object.entries(req.headersDistinct)) if (wanted(name) && vals) out[name] = [...vals];
+    return out;
+  }
+  const raw = req.rawHeaders;
+  if (!raw) {
+    for (const [name, h] of Object.entries(req.headers)) if (wanted(name)) out[name] = values(h);
+    return out;
+  }
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (wanted(name)) (out[name] ??= []).push(raw[i + 1]!);
+  }
+  return out;
+}
+
 /** True when the request asks to impersonate anything. */
 export function wantsImpersonation(headers: Headers): boolean {
   if (headers['impersonate-user'] !== undefined || headers['impersonate-group'] !== undefined || headers['impersonate-uid'] !== undefined) return true;
@@ -45,8 +70,8 @@ function describeRequests(reqs: Request[]): string {
 }
 
 /**
- * The user the request acts as. `authorize` is the server's authorizer; a refusal is a 403 naming the
- * impersonated resource. Without impersonation headers the user is returned unchanged.
+ * The user the request acts as. `headers` holds one value per header line (see impersonationHeaders);
+ * `authorize` is the server's authorizer; a refusal is a 403 naming the impersonated resource. Without impersonation headers the user is returned unchanged.
  */
 export async function impersonate(user: UserInfo, headers: Headers, authorize: (a: Attributes) => Promise<Decision>): Promise<UserInfo> {
   if (!wantsImpersonation(headers)) return user;
@@ -58,13 +83,14 @@ export async function impersonate(user: UserInfo, headers: Headers, authorize: (
     const sa = parseServiceAccountUsername(username);
     requests.push(sa ? { kind: 'ServiceAccount', name: sa.name, namespace: sa.namespace } : { kind: 'User', name: username });
   }
-  const groups = values(headers['impersonate-group']).flatMap((v) => v.split(',').map((g) => g.trim())).filter((g) => g !== '');
+  // Each header line is one group (or extra value), commas included, as Go reads them.
+  const groups = values(headers['impersonate-group']);
   for (const g of groups) requests.push({ kind: 'Group', name: g });
   const extra: Record<string, string[]> = {};
   for (const [header, value] of Object.entries(headers)) {
     if (!header.startsWith(EXTRA_PREFIX)) continue;
     const key = unescapeExtraKey(header.slice(EXTRA_PREFIX.length));
-    const vals = values(value).flatMap((v) => v.split(',').map((x) => x.trim()));
+    const vals = values(value);
     extra[key] = [...(extra[key] ?? []), ...vals];
     for (const v of vals) requests.push({ kind: 'UserExtra', name: v, key });
   }

@@ -150,7 +150,7 @@ test('impersonation: each part authorized, groups completed as Kubernetes does',
   const asked: string[] = [];
   const allowAll = async (a: Attributes) => { asked.push(`${a.apiGroup}/${a.resource}${a.subresource ? '/' + a.subresource : ''}:${a.namespace ? a.namespace + '/' : ''}${a.name}`); return { decision: 'allow' as const, reason: '' }; };
   const me = { username: 'admin', groups: ['system:masters'] };
-  const u = await impersonate(me, { 'impersonate-user': 'system:serviceaccount:ns:sa', 'impersonate-group': 'a, b', 'impersonate-uid': 'x', 'impersonate-extra-acme.com%2fscope': 'r,w' }, allowAll);
+  const u = await impersonate(me, { 'impersonate-user': 'system:serviceaccount:ns:sa', 'impersonate-group': ['a', 'b'], 'impersonate-uid': 'x', 'impersonate-extra-acme.com%2fscope': ['r', 'w'] }, allowAll);
   assert.deepEqual(u, { username: 'system:serviceaccount:ns:sa', uid: 'x', groups: ['a', 'b', 'system:authenticated'], extra: { 'acme.com/scope': ['r', 'w'] } });
   assert.deepEqual(asked, ['/serviceaccounts:ns/sa', '/groups:a', '/groups:b', 'authentication.svc.io/userextras/acme.com/scope:r', 'authentication.svc.io/userextras/acme.com/scope:w', 'authentication.svc.io/uids:x']);
   assert.equal(await impersonate(me, {}, allowAll), me);
