@@ -134,8 +134,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const namespaces = storeFor('', 'namespaces');
   const storeIndex = new Map([...stores.values()].map((s) => [`${s.def.group}/${s.def.plural}`, s]));
   access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
-  // Independent writes: they share commits.
-  await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy(), repairFromStore(serviceAllocator, storeFor('', 'services'))]);
+  // Independent writes: they share commits. The server that opened its own embedded store is its only
+  // writer, and nothing is being created yet: its Service allocation repair may free leaked values.
+  await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy(), repairFromStore(serviceAllocator, storeFor('', 'services'), !opts.storage)]);
 
   let listeningUrl = '';
   const webhooks = new WebhookAdmission({

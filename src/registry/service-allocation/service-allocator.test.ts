@@ -137,6 +137,19 @@ test('repair marks what stored Services hold, and rebuilds the bitmap of a chang
   assert.deepEqual(await allocator.allocated(), { ips: [], ports: [] });
 });
 
+test('repair as the sole writer frees what no stored Service holds; shared, it only marks', async () => {
+  await create(svc('held', { clusterIP: '10.9.0.12', type: 'NodePort', ports: [{ port: 80, nodePort: 30012 }] }));
+  // A reservation whose Service was never written (a crash between the two, or a failed give-back).
+  await allocator.beginCreate(svc('never', { clusterIP: '10.9.0.13', type: 'NodePort', ports: [{ port: 80, nodePort: 30013 }] }), false);
+  const services = () => store.cache.list().map((c) => c.object as ApiObject);
+  await allocator.repair(services());
+  assert.deepEqual(await allocator.allocated(), { ips: ['10.9.0.12', '10.9.0.13'], ports: [30012, 30013] });
+  await allocator.repair(services(), { soleWriter: true });
+  assert.deepEqual(await allocator.allocated(), { ips: ['10.9.0.12'], ports: [30012] });
+  await remove('held');
+  assert.deepEqual(await allocator.allocated(), { ips: [], ports: [] });
+});
+
 test('a full range is a 500 with Kubernetes\' text', async () => {
   const tiny = new ServiceAllocator({ storage, ipRange: parseServiceIPRange('10.8.0.0/29'), portRange: parsePortRange('30000-30019') });
   const s = new ResourceStore(serviceKind, storage, store.cache, tiny.hooks());

@@ -110,14 +110,17 @@ export class ServiceAllocator {
   }
 
   /**
-   * Marks what the stored Services hold (a start after a crash between a reservation and its write, or the
-   * first start with Services stored before allocation existed). A stored bitmap of another range (the flag
-   * changed) is rebuilt from the Services alone.
+   * Marks what the stored Services hold (the first start with Services stored before allocation existed, or
+   * a bitmap lost). A stored bitmap of another range (the flag changed) is rebuilt from the Services alone.
+   * With `soleWriter` (no other server shares the store and no request is under way) both are rebuilt from
+   * the Services, which also frees what a crash between a reservation and its write, or a failed give-back,
+   * left taken. Servers sharing etcd must not: another one's reservation for a Service it has not written
+   * yet would read as leaked (Kubernetes' repair frees a value only after three runs minutes apart).
    */
-  async repair(services: ApiObject[]): Promise<void> {
+  async repair(services: ApiObject[], { soleWriter = false }: { soleWriter?: boolean } = {}): Promise<void> {
     const specs = services.map((s) => (s.spec ?? {}) as Obj);
-    const rebuildIPs = !(await this.ips.matchesRange());
-    const rebuildPorts = !(await this.ports.matchesRange());
+    const rebuildIPs = soleWriter || !(await this.ips.matchesRange());
+    const rebuildPorts = soleWriter || !(await this.ports.matchesRange());
     await this.ips.update((bits) => {
       for (const spec of specs) {
         if (spec.type === 'ExternalName' || isHeadless(spec)) continue;

@@ -28,9 +28,12 @@ export function parseServiceRanges(clusterIPRange?: string, nodePortRange?: stri
   };
 }
 
-/** Marks what the Services in the store's cache hold (the cache has started). */
-export function repairFromStore(allocator: ServiceAllocator, services: ResourceStore): Promise<void> {
-  return allocator.repair(services.cache.list().map((c) => c.object as ApiObject));
+/**
+ * Marks what the Services in the store's cache hold (the cache has started); a sole writer also frees what
+ * no Service holds (ServiceAllocator.repair says when that is safe).
+ */
+export function repairFromStore(allocator: ServiceAllocator, services: ResourceStore, soleWriter: boolean): Promise<void> {
+  return allocator.repair(services.cache.list().map((c) => c.object as ApiObject), { soleWriter });
 }
 
 const SYSTEM_CTX = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] as string[] };
