@@ -2,8 +2,8 @@
 // the webhook's timeout, verifying the server against `caBundle` (or the system roots). `clientConfig.url`
 // is used as given; `clientConfig.service` is reached as Kubernetes' cluster-IP resolver does: at the
 // Service's cluster IP and service port (ExternalName: at its external name and the configured port), with
-// TLS checked against `<name>.<namespace>.svc`. A Service without a cluster IP (Capstan allocates none:
-// give `spec.clusterIP`) or a headless one cannot be reached; the call fails and the failure policy decides.
+// TLS checked against `<name>.<namespace>.svc`. A headless Service, or one without a cluster IP (stored
+// before allocation existed), cannot be reached; the call fails and the failure policy decides.
 // Failures read as Go's HTTP client words them (`Post "<url>": dial tcp ...: connect: connection refused`).
 import https from 'node:https';
 import { posix } from 'node:path';
