@@ -16,6 +16,7 @@ import type { Attributes, Decision, RulesResult } from './authz/types.ts';
 import { aggregate } from './authz/union.ts';
 import type { TokenReviewResult } from './authn/request.ts';
 import { withAuthenticatedGroup } from './user.ts';
+import { nowRfc3339 } from '../registry/names.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.svc.io';
 export const AUTHORIZATION_GROUP = 'authorization.svc.io';
@@ -96,8 +97,7 @@ async function tokenReview(deps: ReviewDeps, obj: ApiObject): Promise<ApiObject>
 
 /** A new object, as Kubernetes builds it: only its creation time and the caller's attributes. */
 function selfSubjectReview(user: UserInfo): ApiObject {
-  const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-  return { metadata: { creationTimestamp: now }, status: { userInfo: userInfoOf(user) } } as ApiObject;
+  return { metadata: { creationTimestamp: nowRfc3339() }, status: { userInfo: userInfoOf(user) } } as ApiObject;
 }
 
 /** How Go prints a non-nil *NonResourceAttributes or *ResourceAttributes in a field error (%#v of the struct). */

@@ -5,6 +5,7 @@ import type { ResourceStore } from '../registry/store.ts';
 import type { RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { StatusError } from '../machinery/status.ts';
+import { nowRfc3339 } from '../registry/names.ts';
 import { deletionConditions, mergeConditions, type DeletionTotals, type NamespaceCondition } from './namespace-conditions.ts';
 
 export interface NamespaceControllerDeps {
@@ -59,8 +60,7 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
 
   // Kubernetes' deleter records each pass in the namespace's status conditions before it finalizes.
   const reportConditions = async (name: string, totals: DeletionTotals) => {
-    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-    const wanted = deletionConditions(totals, now);
+    const wanted = deletionConditions(totals, nowRfc3339());
     const current = deps.namespaces.current('', name);
     if (!current || !mergeConditions((current.object.status as { conditions?: NamespaceCondition[] } | undefined)?.conditions, wanted)) return;
     await deps.namespaces.update('', (obj) => {
