@@ -83,3 +83,10 @@ test('--feature-gates reaches the server options; a refused gate fails before st
   const unknown = parseServeFlags(['--feature-gates', 'NoSuchGate=true']);
   await assert.rejects(serverOptionsFromFlags(unknown.options, unknown.changed), { message: 'invalid argument "NoSuchGate=true" for "--feature-gates" flag: unrecognized feature gate: NoSuchGate' });
 });
+
+test('StorageVersionMigrator, the gate Kubernetes documents for storagemigration.svc.io/v1alpha1, is an alpha gate', () => {
+  const gates = new FeatureGates();
+  assert.equal(gates.enabled('StorageVersionMigrator'), false);
+  gates.set({ StorageVersionMigrator: true });
+  assert.equal(gates.enabled('StorageVersionMigrator'), true);
+});

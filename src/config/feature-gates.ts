@@ -61,6 +61,7 @@ export const FEATURES_1_32: Readonly<Record<string, FeatureSpec>> = {
   StatefulSetStartOrdinal: ga,
   StorageVersionAPI: alpha,
   StorageVersionHash: betaOn,
+  StorageVersionMigrator: alpha,
   StrictCostEnforcementForVAP: ga,
   StrictCostEnforcementForWebhooks: ga,
   StructuredAuthenticationConfiguration: betaOn,
