@@ -72,15 +72,7 @@ export class ServiceAllocator {
     // A client that sets only clusterIP (an old one) means clusterIPs too.
     if (spec.clusterIP && list(spec.clusterIPs).length === 0) spec.clusterIPs = [spec.clusterIP];
     this.initIPFamilyFields(spec, undefined, name);
-    const ipStep = await this.allocClusterIPs(spec, name, dryRun);
-    let portStep: Step;
-    try {
-      portStep = await this.nodePorts(spec, undefined, name, dryRun);
-    } catch (err) {
-      await this.settle(ipStep, false);
-      throw err;
-    }
-    return (succeeded) => this.settleAll([ipStep, portStep], succeeded);
+    return this.thenNodePorts(await this.allocClusterIPs(spec, name, dryRun), spec, undefined, name, dryRun);
   }
 
   /** Reserves what an update newly needs; what it no longer needs is given back once it is written. */
@@ -89,10 +81,14 @@ export class ServiceAllocator {
     const oldSpec = (old.spec ?? {}) as Obj;
     const name = obj.metadata?.name ?? '';
     this.initIPFamilyFields(spec, oldSpec, name);
-    const ipStep = await this.updateClusterIPs(spec, oldSpec, name, dryRun);
+    return this.thenNodePorts(await this.updateClusterIPs(spec, oldSpec, name, dryRun), spec, oldSpec, name, dryRun);
+  }
+
+  /** The node port step after the cluster IP one; a refused node port gives back what the IP step took. */
+  private async thenNodePorts(ipStep: Step, spec: Obj, old: Obj | undefined, name: string, dryRun: boolean): Promise<FinishWrite> {
     let portStep: Step;
     try {
-      portStep = await this.nodePorts(spec, oldSpec, name, dryRun);
+      portStep = await this.nodePorts(spec, old, name, dryRun);
     } catch (err) {
       await this.settle(ipStep, false);
       throw err;
