@@ -86,8 +86,8 @@ export type FinishWrite = (succeeded: boolean) => Promise<void>;
 export interface StoreHooks {
   beginCreate?(obj: ApiObject, dryRun: boolean): Promise<FinishWrite>;
   beginUpdate?(obj: ApiObject, old: ApiObject, dryRun: boolean): Promise<FinishWrite>;
-  /** After the object was removed from storage. */
-  afterDelete?(obj: ApiObject, dryRun: boolean): Promise<void>;
+  /** After the object was removed from storage (never for a dry run, which removes nothing). */
+  afterDelete?(obj: ApiObject): Promise<void>;
 }
 
 /** Kubernetes' maxNameGenerationCreateAttempts. */
@@ -341,7 +341,7 @@ export class ResourceStore {
       if (!opts.dryRun) {
         try {
           revision = (await this.storage.delete(key, current.modRevision)).modRevision;
-          await this.hooks.afterDelete?.(obj, false);
+          await this.hooks.afterDelete?.(obj);
         } catch (err) {
           if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));
           // Another update removed it first: the outcome is the same.
@@ -430,7 +430,7 @@ export class ResourceStore {
     try {
       const kv = await this.storage.delete(this.key(namespace, name), current.modRevision);
       const removed = decodeKv(kv).object as ApiObject;
-      await this.hooks.afterDelete?.(removed, false);
+      await this.hooks.afterDelete?.(removed);
       return { object: removed, removed: true };
     } catch (err) {
       if (err instanceof ModRevisionMismatchError) return retryWith(this.fromStorage(err.current));

@@ -61,7 +61,7 @@ export class ServiceAllocator {
     return {
       beginCreate: (obj, dryRun) => this.beginCreate(obj, dryRun),
       beginUpdate: (obj, old, dryRun) => this.beginUpdate(obj, old, dryRun),
-      afterDelete: (obj, dryRun) => (dryRun ? Promise.resolve() : this.release(obj)),
+      afterDelete: (obj) => this.release(obj),
     };
   }
 
