@@ -80,7 +80,7 @@ export function parseAuditPolicy(text: string): AuditPolicy {
   }
   // YAML null (an empty file too) unmarshals into the Policy without error, as json.Unmarshal does.
   if (doc === null) doc = {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: cannot unmarshal ${goJsonKind(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   const d = doc as Record<string, unknown>;
   const gvk = policyKindOf(d);
   if (!gvk.version) throw new AuditPolicyError(`failed decoding: Object 'apiVersion' is missing in '${text}'`);
