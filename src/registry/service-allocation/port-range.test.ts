@@ -15,6 +15,8 @@ test('base-max, base+offset and a single port', () => {
 
 test("errors in net.PortRange's words", () => {
   assert.equal(problem('a-b'), 'strconv.Atoi: parsing "a": invalid syntax');
+  // strconv's NumError quotes with strconv.Quote: a control character as \a, not as JSON's \u0007.
+  assert.equal(problem('\x07-30000'), 'strconv.Atoi: parsing "\\a": invalid syntax');
   assert.equal(problem('1-2+3'), 'unable to parse port range: 1-2+3');
   assert.equal(problem('30000-70000'), 'the port range cannot be greater than 65535: 30000-70000');
   assert.equal(problem('32767-30000'), 'end port cannot be less than start port: 32767-30000');

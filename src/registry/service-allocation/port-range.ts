@@ -1,5 +1,6 @@
 // The node port range (--service-node-port-range), parsed as Kubernetes' net.PortRange: `base-max`,
 // `base+offset` or a single port.
+import { goQuote } from '../../machinery/go-format.ts';
 
 export interface PortRange {
   readonly base: number;
@@ -12,7 +13,7 @@ const INTEGER = /^[+-]?[0-9]+$/;
 
 /** strconv.Atoi, with its error text. */
 function atoi(text: string): number {
-  if (!INTEGER.test(text)) throw new Error(`strconv.Atoi: parsing ${JSON.stringify(text)}: invalid syntax`);
+  if (!INTEGER.test(text)) throw new Error(`strconv.Atoi: parsing ${goQuote(text)}: invalid syntax`);
   return Number(text);
 }
 
