@@ -3,6 +3,7 @@
 import type { ResourceStore } from '../store.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import { StatusError } from '../../machinery/status.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 import { ServiceAllocator } from './service-allocator.ts';
 import { type ServiceIPRange, DEFAULT_SERVICE_CLUSTER_IP_RANGE, apiServerServiceIP, parseServiceIPRange } from './ip-range.ts';
 import { type PortRange, DEFAULT_SERVICE_NODE_PORT_RANGE, parsePortRange } from './port-range.ts';
@@ -19,7 +20,7 @@ export function parseServiceRanges(clusterIPRange?: string, nodePortRange?: stri
     try {
       return parser(text);
     } catch (err) {
-      throw new Error(`invalid argument ${JSON.stringify(text)} for "--${flag}" flag: ${(err as Error).message}`);
+      throw new Error(`invalid argument ${goQuote(text)} for "--${flag}" flag: ${(err as Error).message}`);
     }
   };
   return {
