@@ -151,6 +151,21 @@ describe('platform kinds with kubectl (all versions enabled)', () => {
     assert.match(await kubectl(['explain', 'clustertrustbundle.spec.trustBundle']), /VERSION:\s+v1alpha1/);
   });
 
+  it('ClusterTrustBundle: any authenticated user and every service account may read, not write', async () => {
+    for (const as of [['--as', 'someone', '--as-group', 'system:authenticated'], ['--as', 'system:serviceaccount:default:default', '--as-group', 'system:serviceaccounts', '--as-group', 'system:authenticated']]) {
+      assert.equal((await kubectl(['get', 'clustertrustbundle', 'example.com:signer:roots', '-o', 'name', ...as])).trim(), 'clustertrustbundle.certificates.svc.io/example.com:signer:roots');
+      assert.match(await kubectl(['get', 'clustertrustbundles', '-o', 'name', ...as]), /example\.com:signer:roots/);
+      assert.equal((await kubectl(['auth', 'can-i', 'watch', 'clustertrustbundles', ...as])).trim(), 'yes');
+      const denied = await s.kubectl(['delete', 'clustertrustbundle', 'example.com:signer:roots', ...as]);
+      assert.notEqual(denied.code, 0);
+      assert.match(denied.stderr, /clustertrustbundles.certificates.svc.io "example.com:signer:roots" is forbidden: User ".*" cannot delete resource "clustertrustbundles" in API group "certificates.svc.io" at the cluster scope/);
+    }
+    // Not for whoever is not authenticated.
+    const anonymous = await s.kubectl(['get', 'clustertrustbundles', '--as', 'system:anonymous', '--as-group', 'system:unauthenticated']);
+    assert.notEqual(anonymous.code, 0);
+    assert.match(anonymous.stderr, /forbidden/);
+  });
+
   it('admission webhooks: defaults and columns', async () => {
     const manifest = 'apiVersion: admissionregistration.svc.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: inject\nwebhooks:\n- name: inject.example.com\n  clientConfig:\n    service:\n      name: injector\n      namespace: default\n  rules:\n  - operations: [CREATE]\n    apiGroups: [""]\n    apiVersions: [v1]\n    resources: [configmaps]\n  sideEffects: None\n  admissionReviewVersions: [v1]\n'
       + '---\napiVersion: admissionregistration.svc.io/v1\nkind: ValidatingWebhookConfiguration\nmetadata:\n  name: policy\nwebhooks:\n- name: policy.example.com\n  clientConfig:\n    url: https://policy.example.com/validate\n  sideEffects: NoneOnDryRun\n  admissionReviewVersions: [v1, v1beta1]\n  matchConditions:\n  - name: not-system\n    expression: "!request.userInfo.username.startsWith(\'system:\')"\n';

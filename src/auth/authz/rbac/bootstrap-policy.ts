@@ -88,6 +88,9 @@ export function clusterRoles(): ClusterRole[] {
     clusterRole('system:basic-user', [
       rule(['create'], [authorization], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']),
       rule(['create'], [authentication], ['selfsubjectreviews']),
+      // The catalogue lets every authenticated user, service accounts included, read trust bundles (pods
+      // may mount them); this role is the one bound to all of them.
+      rule(READ, [certificates], ['clustertrustbundles']),
     ]),
     clusterRole('system:public-info-viewer', [urls(['get'], ['/livez', '/readyz', '/healthz', '/version', '/version/'])]),
     clusterRole('admin', [], { aggregateFrom: AGGREGATE_TO_ADMIN }),
