@@ -4,33 +4,12 @@
 // `authorizer.serviceAccount(ns, name)`, `authorizer.requestResource`). Any false skips the webhook; errors
 // with none false follow the failure policy (the caller decides). Expressions are compiled once per webhook.
 import type { UserInfo } from '../apis/kind.ts';
-import { compileCel, CelPending, T, type CelHost, type CelProgram, type CelType } from '../auth/cel.ts';
+import { compileCel, CelPending, type CelHost, type CelProgram } from '../machinery/cel.ts';
+import { AUTHORIZER, DECISION, GROUP_CHECK, MATCH_CONDITION_VARIABLES, PATH_CHECK, RESOURCE_CHECK } from '../apis/admissionregistration/match-conditions.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
 import { aggregate } from '../auth/authz/union.ts';
 import type { CompiledWebhook } from './webhook-configurations.ts';
 
-const GVK = T.message('GroupVersionKind', { group: T.string, version: T.string, kind: T.string });
-const GVR = T.message('GroupVersionResource', { group: T.string, version: T.string, resource: T.string });
-
-/** The AdmissionRequest as match conditions see it (Kubernetes leaves `object` and `oldObject` out). */
-export const ADMISSION_REQUEST_CEL_TYPE = T.message('kubernetes.AdmissionRequest', {
-  uid: T.string, kind: GVK, resource: GVR, subResource: T.string, requestKind: GVK, requestResource: GVR, requestSubResource: T.string,
-  name: T.string, namespace: T.string, operation: T.string,
-  userInfo: T.message('kubernetes.UserInfo', { username: T.string, uid: T.string, groups: T.list(T.string), extra: T.map(T.list(T.string)) }),
-  dryRun: T.bool, options: T.dyn,
-});
-
-const DECISION = T.opaque('kubernetes.authorization.Decision', {}, { allowed: T.bool, reason: T.string, errored: T.bool, error: T.string });
-const PATH_CHECK = T.opaque('kubernetes.authorization.PathCheck', {}, { check: DECISION });
-const RESOURCE_CHECK = T.opaque('kubernetes.authorization.ResourceCheck', {}, { check: DECISION });
-RESOURCE_CHECK.methods.subresource = RESOURCE_CHECK;
-RESOURCE_CHECK.methods.namespace = RESOURCE_CHECK;
-RESOURCE_CHECK.methods.name = RESOURCE_CHECK;
-const GROUP_CHECK = T.opaque('kubernetes.authorization.GroupCheck', {}, { resource: RESOURCE_CHECK });
-const AUTHORIZER = T.opaque('kubernetes.authorization.Authorizer', { requestResource: RESOURCE_CHECK }, { path: PATH_CHECK, group: GROUP_CHECK });
-AUTHORIZER.methods.serviceAccount = AUTHORIZER;
-
-export const MATCH_CONDITION_VARIABLES: Record<string, CelType> = { object: T.dyn, oldObject: T.dyn, request: ADMISSION_REQUEST_CEL_TYPE, authorizer: AUTHORIZER };
 
 /** The request's own resource, which `authorizer.requestResource` checks. */
 export interface RequestResourceAttributes { group: string; resource: string; subresource: string; namespace: string; name: string }

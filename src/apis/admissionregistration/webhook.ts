@@ -9,8 +9,8 @@ import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts'
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { inlined } from '../core/schema-helpers.ts';
-import { compileCel, CelCompileError } from '../../auth/cel.ts';
-import { MATCH_CONDITION_VARIABLES } from '../../admission/webhook-conditions.ts';
+import { compileCel, CelCompileError } from '../../machinery/cel.ts';
+import { MATCH_CONDITION_VARIABLES } from './match-conditions.ts';
 
 export const GROUP = 'admissionregistration.svc.io';
 export const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];

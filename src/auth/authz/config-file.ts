@@ -7,7 +7,7 @@ import YAML from '../../machinery/yaml.ts';
 import { type FieldError, fieldErrorText, duplicate, invalid, notSupported, required, tooMany } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { parseDuration, formatDuration } from '../../config/duration.ts';
-import { CelCompileError, type CelProgram } from '../cel.ts';
+import { CelCompileError, type CelProgram } from '../../machinery/cel.ts';
 import { compileMatchCondition } from './webhook.ts';
 
 export const AUTHORIZATION_CONFIG_API_VERSION = 'apiserver.config.svc.io/v1';

@@ -2,7 +2,7 @@
 // caches allowed and denied answers for their TTLs, skips the call when a match condition is false, and
 // answers per its failure policy when the call, the answer or a condition fails.
 import type http from 'node:http';
-import { compileCel, T, type CelProgram } from '../cel.ts';
+import { compileCel, T, type CelProgram } from '../../machinery/cel.ts';
 import { postJson, webhookAgent, type WebhookConnection } from '../kubeconfig-client.ts';
 import { emptyRules, type Attributes, type Authorizer, type Decision } from './types.ts';
 import { aggregate } from './union.ts';
