@@ -326,8 +326,10 @@ function prepareServiceUpdate(obj: ApiObject, old: ApiObject): void {
 }
 
 const needsClusterIP = (spec: Obj) => spec.type !== 'ExternalName';
-const needsNodePort = (spec: Obj) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-const needsHealthCheckNodePort = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
+/** Whether a Service of this spec's type has node ports (kept or allocated). */
+export const needsNodePort = (spec: Obj) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+/** Whether this spec has a health check node port: a LoadBalancer with traffic policy Local. */
+export const needsHealthCheckNodePort = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 const sameStrings = (a: unknown, b: unknown) => { const x = list<string>(a), y = list<string>(b); return x.length === y.length && x.every((v, i) => v === y[i]); };
 const nodePortsOf = (spec: Obj) => list(spec.ports).map((p) => p.nodePort ?? 0);
 

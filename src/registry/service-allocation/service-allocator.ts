@@ -10,7 +10,7 @@ import * as status from '../../machinery/status.ts';
 import { type FieldError, invalid } from '../../machinery/field-errors.ts';
 import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { parseIP, ipFamilyOf } from '../../machinery/validation/strings.ts';
-import { clusterIPErrors } from '../../apis/core/service.ts';
+import { clusterIPErrors, needsHealthCheckNodePort, needsNodePort } from '../../apis/core/service.ts';
 import { type ServiceIPRange, formatIP } from './ip-range.ts';
 import { type PortRange, formatPortRange, portRangeContains } from './port-range.ts';
 import { Bitmap, StoredRange, SERVICE_IPS_KEY, SERVICE_NODE_PORTS_KEY, findFree, ipRangeOffset, portRangeOffset } from './stored-range.ts';
@@ -354,8 +354,6 @@ function shouldAllocateNodePorts(spec: Obj): boolean {
   return false;
 }
 
-const needsNodePort = (spec: Obj) => spec.type === 'NodePort' || spec.type === 'LoadBalancer';
-const needsHealthCheck = (spec: Obj) => spec.type === 'LoadBalancer' && spec.externalTrafficPolicy === 'Local';
 
 /** Kubernetes' initNodePorts and the health check port of a new Service. Ports with the same number (TCP
  *  and UDP 53) share one node port. */
@@ -384,7 +382,7 @@ function createNodePorts(spec: Obj, op: PortOperation, name: string): void {
       }
     });
   }
-  if (needsHealthCheck(spec)) allocHealthCheckNodePort(spec, op);
+  if (needsHealthCheckNodePort(spec)) allocHealthCheckNodePort(spec, op);
 }
 
 function allocHealthCheckNodePort(spec: Obj, op: PortOperation): void {
@@ -429,8 +427,8 @@ function updateNodePorts(spec: Obj, old: Obj, op: PortOperation, name: string): 
     const newPorts = collectNodePorts(spec);
     for (const port of oldPorts) if (!newPorts.includes(port)) op.releaseDeferred(port);
   }
-  const needed = needsHealthCheck(old);
-  const needs = needsHealthCheck(spec);
+  const needed = needsHealthCheckNodePort(old);
+  const needs = needsHealthCheckNodePort(spec);
   if (!needed && needs) allocHealthCheckNodePort(spec, op);
   else if (needed && !needs && old.healthCheckNodePort) op.releaseDeferred(old.healthCheckNodePort);
 }
