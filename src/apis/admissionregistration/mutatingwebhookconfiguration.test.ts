@@ -82,6 +82,8 @@ test('url: https, with a host, without user info, fragment or query', async () =
   assert.deepEqual(await url('https://hook.example.com/#frag'), ['webhooks[0].clientConfig.url: Invalid value: "frag": fragments are not permitted in the URL']);
   assert.deepEqual(await url('https://hook.example.com/?a=b'), ['webhooks[0].clientConfig.url: Invalid value: "a=b": query parameters are not permitted in the URL']);
   assert.deepEqual(await url('https://hook.example.com:x/'), ['webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://hook.example.com:x/": invalid port ":x" after host; desired format: https://host[/path]']);
+  // Go's %q of the URL: \x01, not JSON's \u0001.
+  assert.deepEqual(await url('https://hook.example.com/\u0001'), ['webhooks[0].clientConfig.url: Required value: url must be a valid URL: parse "https://hook.example.com/\\x01": net/url: invalid control character in URL; desired format: https://host[/path]']);
   const ok = await h.create(config([hook({ clientConfig: { url: 'https://hook.example.com:8443/mutate', caBundle: Buffer.from('ca').toString('base64') } })]));
   assert.equal(first(ok).clientConfig.service, undefined);
 });

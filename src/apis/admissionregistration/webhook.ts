@@ -7,7 +7,7 @@ import { type FieldError, invalid, required, notSupported, duplicate, tooMany, i
 import { isDNS1035Label, isDNS1123Subdomain, isQualifiedName, isValidPortNum, isFullyQualifiedName, isValidLabelValue } from '../../machinery/validation/strings.ts';
 import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
-import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
+import { errorWithGoValue, goQuote, goStringSlice } from '../../machinery/go-format.ts';
 import { inlined } from '../core/schema-helpers.ts';
 import { compileCel, CelCompileError } from '../../machinery/cel.ts';
 import { MATCH_CONDITION_VARIABLES } from './match-conditions.ts';
@@ -191,7 +191,7 @@ function ruleErrors(rule: RuleT, path: string): FieldError[] {
 
 /** A URL split as Go's net/url parses it, or the parse error. */
 function parseUrl(raw: string): { scheme: string; user?: string; host: string; query: string; fragment: string } | { error: string } {
-  if (/[\x00-\x1f\x7f]/.test(raw)) return { error: `parse ${JSON.stringify(raw)}: net/url: invalid control character in URL` };
+  if (/[\x00-\x1f\x7f]/.test(raw)) return { error: `parse ${goQuote(raw)}: net/url: invalid control character in URL` };
   let rest = raw;
   let fragment = '';
   const hash = rest.indexOf('#');
@@ -202,7 +202,7 @@ function parseUrl(raw: string): { scheme: string; user?: string; host: string; q
   let scheme = '';
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(rest);
   if (m) { scheme = m[1]!.toLowerCase(); rest = rest.slice(m[0].length); }
-  else if (rest.startsWith(':')) return { error: `parse ${JSON.stringify(raw)}: missing protocol scheme` };
+  else if (rest.startsWith(':')) return { error: `parse ${goQuote(raw)}: missing protocol scheme` };
   let host = '', user: string | undefined;
   if (rest.startsWith('//')) {
     const end = rest.indexOf('/', 2);
@@ -211,7 +211,7 @@ function parseUrl(raw: string): { scheme: string; user?: string; host: string; q
     if (at >= 0) { user = authority.slice(0, at); authority = authority.slice(at + 1); }
     host = authority;
     const port = /^(?:\[[^\]]*\]|[^:]*)(:.*)?$/.exec(host)?.[1];
-    if (port && !/^:\d*$/.test(port)) return { error: `parse ${JSON.stringify(raw)}: invalid port ${JSON.stringify(port)} after host` };
+    if (port && !/^:\d*$/.test(port)) return { error: `parse ${goQuote(raw)}: invalid port ${goQuote(port)} after host` };
   }
   return { scheme, user, host, query, fragment };
 }
