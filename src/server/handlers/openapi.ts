@@ -4,18 +4,17 @@ import { send } from '../respond.ts';
 import type { ApiSurface } from '../apis.ts';
 import * as status from '../../machinery/status.ts';
 import { openApiV3Index, openApiV3Document, openApiV2Document, openApiHash } from '../openapi.ts';
+import { OpenApiV2Representations, serveOpenApiV2 } from './openapi-v2.ts';
 
-const built = new WeakMap<ApiSurface, { v2?: string; v3: Map<string, { body: string; hash: string }>; index?: string }>();
+const built = new WeakMap<ApiSurface, { v2?: OpenApiV2Representations; v3: Map<string, { body: string; hash: string }>; index?: string }>();
 
 export function serveOpenApi(surface: ApiSurface, req: Request, res: Response, path: string, url: URL): void {
   let cache = built.get(surface);
   if (!cache) { cache = { v3: new Map() }; built.set(surface, cache); }
   const served = surface.all;
   if (path === '/openapi/v2') {
-    cache.v2 ??= JSON.stringify(openApiV2Document(served));
-    const accept = req.headers.accept ?? '';
-    if (accept && !/application\/json|\*\/\*|application\/\*/.test(accept)) throw status.notAcceptable(['application/json']);
-    return send(res, 200, 'application/json', cache.v2);
+    cache.v2 ??= new OpenApiV2Representations(openApiV2Document(served));
+    return serveOpenApiV2(cache.v2, req, res);
   }
   if (path === '/openapi/v3') {
     if (!cache.index) {
