@@ -3,10 +3,7 @@
 // client-side validation reading it.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 import { decodeOpenApiV2, withoutZeroFields } from '../src/server/openapi-v2-protobuf.fixture.ts';
@@ -26,43 +23,6 @@ function rawGet(s: TestServer, path: string, headers: Record<string, string>): P
     });
     req.on('error', reject);
     req.end();
-  });
-}
-
-/**
- * For a kind its OpenAPI has no PATCH for, kubectl's field-validation check asks the CRD list whether the
- * kind is a custom resource before validating on the client. Capstan serves no CustomResourceDefinitions,
- * so this plain-HTTP front answers that one request with the empty list a Kubernetes server without CRDs
- * gives, and passes everything else to Capstan with the admin credentials.
- */
-async function crdListFront(s: TestServer): Promise<{ server: Server; kubeconfig: string }> {
-  const target = new URL(s.url);
-  const server = createServer((req, res) => {
-    if (req.url!.startsWith('/apis/apiextensions.k8s.io/v1/customresourcedefinitions')) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ kind: 'CustomResourceDefinitionList', apiVersion: 'apiextensions.k8s.io/v1', metadata: { resourceVersion: '1' }, items: [] }));
-      return;
-    }
-    const upstream = httpsRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host }, agent: false, ...s.credentials }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers);
-      answer.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  const kubeconfig = `${s.dataDir}/front.kubeconfig`;
-  writeFileSync(kubeconfig, `apiVersion: v1\nkind: Config\nclusters:\n- name: front\n  cluster:\n    server: http://127.0.0.1:${port}\nusers:\n- name: front\n  user: {}\ncontexts:\n- name: front\n  context:\n    cluster: front\n    user: front\ncurrent-context: front\n`);
-  return { server, kubeconfig };
-}
-
-function kubectlWith(s: TestServer, kubeconfig: string, args: string[], input: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  return new Promise((resolve) => {
-    const child = execFile('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', `${s.dataDir}/front-cache`, ...args], { env: { ...process.env, HOME: s.dataDir }, timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ stdout, stderr, code: err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0 });
-    });
-    child.stdin!.end(input);
   });
 }
 
@@ -134,11 +94,10 @@ describe('/openapi/v2 as protobuf', () => {
     assert.equal(r.stderr, 'Warning: unknown field "bogus"\n');
   });
 
-  describe('review kinds (no PATCH operation), with the CRD list answered', () => {
-    let front: { server: Server; kubeconfig: string };
-    before(async () => { front = await crdListFront(s); });
-    after(() => new Promise<void>((resolve) => front.server.close(() => resolve())));
-    const kubectl = (args: string[], input: string) => kubectlWith(s, front.kubeconfig, args, input);
+  // For a kind without a PATCH operation kubectl validates on the client, after asking the CRD list
+  // (as apiextensions.k8s.io) whether the kind is a custom one.
+  describe('review kinds (no PATCH operation)', () => {
+    const kubectl = (args: string[], input: string) => s.kubectl(args, input);
 
     it('create -f succeeds with default validation and prints what Kubernetes prints', async () => {
       let r = await kubectl(['create', '-f', '-'], SELF_SUBJECT_REVIEW);

@@ -5,6 +5,7 @@ import { kinds as coordination } from './coordination/index.ts';
 import { kinds as rbac } from './rbac/index.ts';
 import { kinds as certificates } from './certificates/index.ts';
 import { kinds as admissionregistration } from './admissionregistration/index.ts';
+import { kinds as apiextensions } from './apiextensions/index.ts';
 import { kinds as flowcontrol } from './flowcontrol/index.ts';
 import { kinds as storage } from './storage/index.ts';
 import { kinds as storagemigration } from './storagemigration/index.ts';
@@ -16,5 +17,5 @@ import { kinds as events } from './events/index.ts';
 import { kinds as networking } from './networking/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization, ...apps, ...autoscaling, ...events, ...networking];
+  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...apiextensions, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization, ...apps, ...autoscaling, ...events, ...networking];
 }
