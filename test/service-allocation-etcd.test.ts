@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEtcd, type EtcdCluster } from './support/etcd-process.ts';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { kubernetesService } from './support/services.ts';
 import { EtcdStorage } from '../src/storage/etcd.ts';
 
 describe('service allocation with two servers on one etcd', () => {
@@ -51,6 +52,6 @@ describe('service allocation with two servers on one etcd', () => {
     assert.equal((await b.request('DELETE', '/api/v1/namespaces/default/services/taken')).status, 200);
     assert.equal((await post(a, 'again', { clusterIP: '10.0.0.3', ports: [{ port: 80, nodePort: 30003 }] })).status, 201);
     // One kubernetes Service, whichever server made it.
-    assert.equal((await a.request('GET', '/api/v1/namespaces/default/services/kubernetes')).json().spec.clusterIP, '10.0.0.1');
+    assert.equal((await kubernetesService(a)).spec.clusterIP, '10.0.0.1');
   });
 });

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { kubernetesService } from './support/services.ts';
 
 // Requested addresses (10.0.0.2-16) and node ports (30000-30085) are in the lower bands that dynamic
 // allocation leaves to them while the rest of the range has room, as in Kubernetes.
@@ -29,6 +30,8 @@ describe('Service cluster IP and node port allocation', () => {
   const specOf = async (name: string) => JSON.parse(await kubectl(['get', 'svc', name, '-o', 'json'])).spec;
 
   it('the kubernetes Service in default holds the first address, port 443 to the secure port', async () => {
+    // The server makes it once it serves.
+    await kubectl(['wait', '--for=create', 'service/kubernetes', '--timeout=60s']);
     const spec = await specOf('kubernetes');
     assert.deepEqual([spec.clusterIP, spec.clusterIPs, spec.type], ['10.0.0.1', ['10.0.0.1'], 'ClusterIP']);
     assert.deepEqual(spec.ports, [{ name: 'https', protocol: 'TCP', port: 443, targetPort: s.port }]);
@@ -139,7 +142,7 @@ describe('Service allocation across a restart and with other ranges', () => {
       let s = await startTestServer(opts);
       const post = (name: string, spec: object) => s.request('POST', '/api/v1/namespaces/default/services', { body: JSON.stringify({ metadata: { name }, spec: { ports: [{ port: 80 }], ...spec } }) });
       try {
-        assert.equal((await s.request('GET', '/api/v1/namespaces/default/services/kubernetes')).json().spec.clusterIP, '10.96.0.1');
+        assert.equal((await kubernetesService(s)).spec.clusterIP, '10.96.0.1');
         const np = await post('np', { type: 'NodePort', clusterIP: '10.96.0.7' });
         assert.equal(np.status, 201, np.body);
         const port = np.json().spec.ports[0].nodePort;

@@ -192,7 +192,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   });
   const url = serverUrl(bindAddress, port);
   listeningUrl = url;
-  await ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log);
+  // As Kubernetes' API server does from a controller, the `kubernetes` Service is made once the server
+  // serves: a start does not wait for it.
+  const kubernetesService = ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log)
+    .catch((err) => log(`the kubernetes Service could not be created: ${(err as Error).message}`));
   const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, kubeconfig);
@@ -218,6 +221,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     for (const session of sessions) session.close();
     for (const socket of sockets) socket.destroy();
     await closed;
+    await kubernetesService;
     await controllerManager.stop();
     access.stop();
     webhooks.close();
