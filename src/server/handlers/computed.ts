@@ -37,15 +37,15 @@ export function computedRouteExists(served: ComputedResource, info: RequestInfo,
 
 export async function serveComputed(served: ComputedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
   // A client that named the group as Kubernetes does (`apiextensions.k8s.io`) is answered in that name.
-  const alias = new GroupAlias(info.apiGroup, info.clientGroup);
+  const alias = info.clientGroup !== info.apiGroup ? new GroupAlias(info.apiGroup, info.clientGroup) : undefined;
   try {
     await answer(served, alias, req, res, info, query);
   } catch (err) {
-    throw alias.error(err);
+    throw alias ? alias.error(err) : err;
   }
 }
 
-async function answer(served: ComputedResource, alias: GroupAlias, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
+async function answer(served: ComputedResource, alias: GroupAlias | undefined, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
   const { def, source } = served;
   const route = routeOf(served, info, query);
   if (route === undefined) throw status.pathNotFound();
@@ -62,7 +62,7 @@ async function answer(served: ComputedResource, alias: GroupAlias, req: Request,
     if (!obj) throw status.notFound(gr, info.name);
     if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, [obj], params.includeObject, rep, listMeta), {}, params.pretty);
     if (rep.as === 'PartialObjectMetadata') return sendObject(res, 200, rep, partialMetadata(obj, rep), {}, params.pretty);
-    return sendObject(res, 200, rep, alias.object(obj), {}, params.pretty);
+    return sendObject(res, 200, rep, alias ? alias.object(obj) : obj, {}, params.pretty);
   }
 
   const selection = buildSelection(def, '', parseSelectors(params.labelSelector, params.fieldSelector));
@@ -73,5 +73,5 @@ async function answer(served: ComputedResource, alias: GroupAlias, req: Request,
   }
   // List items carry no kind and apiVersion, as Kubernetes encodes a list of synthesised objects.
   const bare = items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest as ApiObject);
-  sendObject(res, 200, rep, { kind: def.listKind ?? `${def.kind}List`, apiVersion: alias.apiVersion(apiVersionOf(def.group, served.version.name)), metadata: listMeta, items: bare }, {}, params.pretty);
+  sendObject(res, 200, rep, { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(alias?.client ?? def.group, served.version.name), metadata: listMeta, items: bare }, {}, params.pretty);
 }
