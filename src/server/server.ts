@@ -193,9 +193,12 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const url = serverUrl(bindAddress, port);
   listeningUrl = url;
   // As Kubernetes' API server does from a controller, the `kubernetes` Service is made once the server
-  // serves: a start does not wait for it.
-  const kubernetesService = ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log)
-    .catch((err) => log(`the kubernetes Service could not be created: ${(err as Error).message}`));
+  // serves, after its first requests had the event loop: nothing waits for it.
+  let kubernetesService: Promise<void> | undefined;
+  const kubernetesServiceTimer = setTimeout(() => {
+    kubernetesService = ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log)
+      .catch((err) => log(`the kubernetes Service could not be created: ${(err as Error).message}`));
+  }, KUBERNETES_SERVICE_DELAY_MS);
   const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, kubeconfig);
@@ -221,6 +224,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     for (const session of sessions) session.close();
     for (const socket of sockets) socket.destroy();
     await closed;
+    clearTimeout(kubernetesServiceTimer);
     await kubernetesService;
     await controllerManager.stop();
     access.stop();
@@ -236,6 +240,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 }
 
 const SQLITE_CACHE_KIB = 16 * 1024;
+/** How long after it starts serving the server makes the `kubernetes` Service. */
+const KUBERNETES_SERVICE_DELAY_MS = 100;
 const HTTP2_STREAM_WINDOW = 256 * 1024;
 const HTTP2_CONNECTION_WINDOW = 250 * HTTP2_STREAM_WINDOW;
 const HTTP2_MAX_SESSION_MEMORY_MB = 256;
