@@ -1,6 +1,8 @@
 // API objects as CBOR, the way Kubernetes' CBOR serializer writes them: the JSON data model, with `[]byte`
 // fields as byte strings tagged 22 ("expected later encoding: base64", so a transcoder to JSON gives the
 // same base64 text), float fields as floats, and the whole item behind the self-described tag 55799.
+// Its encoder writes every string and every field name as a byte string (major type 2, not text) and sorts
+// map keys bytewise by their encoding (RFC 8949 4.2.1, so shorter keys first), for deterministic output.
 import type { TSchema } from '@sinclair/typebox';
 import { CborError, CborFloat, CborSimple, CborTag, decodeCbor, encodeCbor, type CborValue } from './cbor.ts';
 import { compileSchema, type SchemaNode } from './schema-nodes.ts';
@@ -23,21 +25,34 @@ export function toCbor(v: unknown, node: SchemaNode | undefined): CborValue {
   if (v === null || v === undefined) return null;
   if (typeof v === 'string') {
     if (node?.kind === 'bytes') return new CborTag(BASE64_LATER, Uint8Array.from(Buffer.from(v, 'base64')));
-    return v;
+    return utf8Bytes(v);
   }
   if (typeof v === 'number') return node?.kind === 'double' ? new CborFloat(v) : v;
   if (typeof v === 'boolean') return v;
   if (Array.isArray(v)) return v.map((item) => toCbor(item, node?.kind === 'array' ? node.item : undefined));
   if (typeof v === 'object') {
-    const out: Record<string, CborValue> = {};
+    const entries: [string, CborValue][] = [];
     for (const [k, val] of Object.entries(v as Record<string, unknown>)) {
       if (val === undefined) continue;
       const child = node?.kind === 'message' ? node.byName.get(k)?.node : node?.kind === 'map' ? node.item : undefined;
-      Object.defineProperty(out, k, { value: toCbor(val, child), enumerable: true, writable: true, configurable: true });
+      entries.push([k, toCbor(val, child)]);
     }
-    return out;
+    return cborMap(entries);
   }
   throw new CborError(`cbor: cannot encode a ${typeof v}`);
+}
+
+/** A map as Kubernetes encodes one: byte-string keys in bytewise order of their encoding. */
+export function cborMap(entries: Iterable<[string, CborValue]>): Map<CborValue, CborValue> {
+  const keyed = [...entries].map(([k, val]) => [utf8Bytes(k), val] as const);
+  // A byte string's head grows with its length, so encoded order is shorter first, then bytewise.
+  keyed.sort(([a], [b]) => a.length - b.length || Buffer.compare(a, b));
+  return new Map<CborValue, CborValue>(keyed);
+}
+
+function utf8Bytes(s: string): Uint8Array {
+  const b = Buffer.from(s, 'utf8');
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

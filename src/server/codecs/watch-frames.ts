@@ -2,7 +2,7 @@
 // length-prefixed protobuf WatchEvents (`;stream=watch`), or a CBOR sequence (`application/cbor-seq`).
 import type { Representation } from '../negotiate.ts';
 import { CborTag, encodeCbor, SELF_DESCRIBED_TAG } from './cbor.ts';
-import { toCbor } from './cbor-json.ts';
+import { cborMap, toCbor } from './cbor-json.ts';
 import { CBOR_SEQ_TYPE, CBOR_TYPE, JSON_TYPE, PROTOBUF_TYPE } from './media-types.ts';
 import { builtInTypes, protobufWatchFrame, type TypedObject } from './protobuf-objects.ts';
 import { compileSchema } from './schema-nodes.ts';
@@ -35,5 +35,5 @@ function cborFrame(type: string, object: unknown): Uint8Array {
   const o = (object ?? {}) as TypedObject;
   const schema = typeof o.apiVersion === 'string' && typeof o.kind === 'string' ? builtInTypes().schemaFor(o.apiVersion, o.kind) : undefined;
   const embedded = new CborTag(SELF_DESCRIBED_TAG, toCbor(object, schema ? compileSchema(schema) : undefined));
-  return encodeCbor({ type, object: embedded }, { selfDescribed: true });
+  return encodeCbor(cborMap([['type', toCbor(type, undefined)], ['object', embedded]]), { selfDescribed: true });
 }
