@@ -17,6 +17,7 @@ import { type FieldError, fieldErrorText } from '../machinery/field-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectmeta.ts';
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
+import { dropEmptyMetadata } from './omit-empty.ts';
 import { validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
@@ -181,6 +182,7 @@ export class ResourceStore {
     if (generate) meta.name = generateName(meta.generateName!);
 
     applyDefaults(obj, this.storageSchema);
+    dropEmptyMetadata(obj.metadata);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, undefined);
     const finish = await this.hooks.beginCreate?.(obj, opts.dryRun);
@@ -519,6 +521,7 @@ export class ResourceStore {
       // Field ownership travels with the status (a status apply computed it; a status update recomputes it).
       if (meta.managedFields) merged.metadata.managedFields = meta.managedFields; else delete merged.metadata.managedFields;
       applyDefaults(merged, this.storageSchema);
+      dropEmptyMetadata(merged.metadata);
       this.def.defaults?.(merged);
       opts.trackFields?.(merged, old);
       this.def.prepareForUpdate?.(merged, old, opts.ctx);
@@ -528,6 +531,7 @@ export class ResourceStore {
       for (const path of this.def.status.mainResetsFields ?? ['status']) copyPath(old, obj, path.split('.'));
     }
     applyDefaults(obj, this.storageSchema);
+    dropEmptyMetadata(obj.metadata);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, old);
     this.def.prepareForUpdate?.(obj, old, opts.ctx);
