@@ -131,6 +131,28 @@ function behaviorToAnnotation(b: Obj): string {
   return JSON.stringify({ ScaleUp: rules(b.scaleUp), ScaleDown: rules(b.scaleDown) });
 }
 
+/** ObjectMeta's fields that Kubernetes encodes after annotations. */
+const AFTER_ANNOTATIONS = new Set(['ownerReferences', 'finalizers', 'managedFields']);
+
+/** `metadata` with these annotations (none: left out) where ObjectMeta's field order puts them, keys sorted
+ *  as Go encodes a map. */
+function withAnnotations(metadata: ApiObject['metadata'], annotations: Record<string, string>): ApiObject['metadata'] {
+  const keys = Object.keys(annotations).sort();
+  const out: Record<string, unknown> = {};
+  let placed = keys.length === 0;
+  const place = () => {
+    out.annotations = Object.fromEntries(keys.map((k) => [k, annotations[k]]));
+    placed = true;
+  };
+  for (const [k, v] of Object.entries(metadata)) {
+    if (k === 'annotations') { if (!placed) place(); continue; }
+    if (!placed && AFTER_ANNOTATIONS.has(k)) place();
+    out[k] = v;
+  }
+  if (!placed) place();
+  return out as ApiObject['metadata'];
+}
+
 /** The stored (v2) object as autoscaling/v1 shows it. */
 export function hpaToV1(obj: ApiObject): ApiObject {
   const spec = (obj.spec ?? {}) as Obj;
@@ -150,8 +172,7 @@ export function hpaToV1(obj: ApiObject): ApiObject {
       ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}),
     })));
   }
-  const metadata = { ...obj.metadata };
-  if (Object.keys(annotations).length) metadata.annotations = annotations; else delete metadata.annotations;
+  const metadata = withAnnotations(obj.metadata, annotations);
   const cpu = metrics.find(isCPUUtilization);
   const outSpec: Obj = { scaleTargetRef: ref(spec.scaleTargetRef) };
   if (set(spec.minReplicas)) outSpec.minReplicas = spec.minReplicas;

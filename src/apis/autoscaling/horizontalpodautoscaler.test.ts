@@ -171,3 +171,21 @@ test('TARGETS as kubectl prints them', () => {
   assert.equal(formatHPAMetrics([m('External', { metric: { name: 'q' }, target: { averageValue: '30' } })], []), '<unknown>/30 (avg)');
   assert.equal(formatHPAMetrics([cpu(10), cpu(20), cpu(30), cpu(40)], []), 'cpu: <unknown>/10%, cpu: <unknown>/20% + 2 more...');
 });
+
+test('v2 -> v1: annotations sit where ObjectMeta puts them (before managedFields), keys sorted as Go writes a map', () => {
+  const stored = {
+    apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler',
+    metadata: { name: 'o', namespace: 'ns', uid: 'u', managedFields: [] as unknown[] },
+    spec: {
+      scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3,
+      metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1Mi' } } }],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 60 } },
+    },
+  };
+  const v1 = hpaToV1(structuredClone(stored) as never);
+  assert.deepEqual(Object.keys(v1.metadata), ['name', 'namespace', 'uid', 'annotations', 'managedFields']);
+  assert.deepEqual(Object.keys(v1.metadata.annotations!), [BEHAVIOR_ANNOTATION, METRIC_SPECS_ANNOTATION]);
+  const withUser = hpaToV1({ ...structuredClone(stored), metadata: { name: 'o', annotations: { z: '1' }, labels: { a: 'b' } } } as never);
+  assert.deepEqual(Object.keys(withUser.metadata), ['name', 'annotations', 'labels']);
+  assert.deepEqual(Object.keys(withUser.metadata.annotations!), [BEHAVIOR_ANNOTATION, METRIC_SPECS_ANNOTATION, 'z']);
+});
