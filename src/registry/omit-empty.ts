@@ -2,8 +2,10 @@
 // list field a client sent empty (`labels: {}`, `finalizers: []`, a ConfigMap's `data: {}`) is left out of
 // what is stored and answered, the same as if it had not been sent.
 
-/** ObjectMeta's map and list fields: every one is `omitempty`. */
-const META_OMIT_EMPTY = ['labels', 'annotations', 'ownerReferences', 'finalizers', 'managedFields'];
+/** ObjectMeta's map and list fields (every one is `omitempty`), but managedFields: an empty list sent is a
+ *  request to clear field ownership, which the field manager reads after this runs (and it leaves the field
+ *  out when nothing is owned). */
+const META_OMIT_EMPTY = ['labels', 'annotations', 'ownerReferences', 'finalizers'];
 
 /** Removes the named fields of `obj` that hold an empty map or an empty list. */
 export function dropEmptyFields(obj: Record<string, unknown>, fields: readonly string[]): void {
