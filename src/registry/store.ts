@@ -17,7 +17,7 @@ import { type FieldError, fieldErrorText } from '../machinery/field-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectmeta.ts';
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
-import { dropEmptyMetadata } from './omit-empty.ts';
+import { dropEmptyMetadata } from '../machinery/omit-empty.ts';
 import { validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
