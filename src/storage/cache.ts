@@ -366,9 +366,9 @@ export class WatchCache {
     }
   }
 
-  /** Asks storage to report progress soon; false when it cannot be asked, so that only this prefix's own
-   *  events (and etcd's rare periodic reports) move the cache on: waiting for another prefix's revision
-   *  is then in vain. */
+  /** Asks storage to report progress soon (true also for a store that reports after every write by itself);
+   *  false when it cannot be asked, so that only this prefix's own events (and etcd's rare periodic reports)
+   *  move the cache on: waiting for another prefix's revision is then in vain. */
   requestProgress(): boolean {
     const handle = this.handle;
     if (!handle?.requestProgress) return true;
