@@ -2,7 +2,7 @@
 // writer without conflicts; Apply merges a configuration, prunes what the applier dropped, and refuses to
 // change fields other managers own unless forced.
 import { ApplyConflicts, conflictsFromManagers } from './conflict.ts';
-import { compare, excludeFields, type Comparison } from './compare.ts';
+import { compare, excludeFields } from './compare.ts';
 import type { FieldSet } from './fieldset.ts';
 import type { ManagerSet } from './managers.ts';
 import { merge } from './merge.ts';
@@ -25,9 +25,9 @@ export interface UpdaterOptions {
  * Compares old and new; every other manager loses the fields that were removed and, when forced, the
  * fields the write changes; without force those are conflicts. Managers left with nothing are dropped.
  */
-function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, managers: ManagedFieldSets, workflow: string, force: boolean): { managers: ManagedFieldSets; comparison: Comparison } {
-  const comparison = excludeFields(compare(withValueStructs(oldObj, o.type), withValueStructs(newObj, o.type), o.type), o.ignored);
-  const changed = comparison.modified.union(comparison.added);
+function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, managers: ManagedFieldSets, workflow: string, force: boolean): ManagedFieldSets {
+  const comparison = excludeFields(compare(withValueStructs(oldObj, o.type), withValueStructs(newObj, o.type), o.type, true), o.ignored);
+  const changed = comparison.added;
   const conflicts = new Map<string, FieldSet>();
   for (const [manager, ms] of managers) {
     if (manager === workflow) continue;
@@ -45,7 +45,7 @@ function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, man
     }
     if (!set.empty()) out.set(manager, set === ms.set ? ms : { ...ms, set });
   }
-  return { managers: out, comparison };
+  return out;
 }
 
 /** What a write by one manager did to the managers: their sets, and whether the writer took any field. */
@@ -105,7 +105,7 @@ export function applyConfig(o: UpdaterOptions, live: unknown, config: unknown, v
   if (o.ignored) set = set.recursiveDifference(o.ignored);
   next.set(manager, { set, apiVersion: version, applied: true });
   if (lastSet && !lastSet.set.empty()) merged = prune(o, merged, next, lastSet.set);
-  const { managers: out } = updateManagers(o, live, merged, next, manager, force);
+  const out = updateManagers(o, live, merged, next, manager, force);
   return { object: deepEqual(live, merged) ? undefined : merged, managers: out };
 }
 
