@@ -5,6 +5,7 @@ import { renamedGroupOf } from '../server/group-alias.ts';
 import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
 import { goJsonKind } from '../machinery/go-json.ts';
 import { goQuote } from '../machinery/go-format.ts';
+import type { UserInfoJson } from '../auth/user.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
 export const REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
@@ -12,13 +13,6 @@ export type ReviewVersion = typeof REVIEW_VERSIONS[number];
 
 export interface GroupVersionKind { group: string; version: string; kind: string }
 export interface GroupVersionResource { group: string; version: string; resource: string }
-
-export interface ReviewUserInfo {
-  username?: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
 
 /** The AdmissionRequest, in its JSON field order (empty optional fields are left out, as Go's omitempty does). */
 export interface AdmissionRequest {
@@ -32,7 +26,7 @@ export interface AdmissionRequest {
   name?: string;
   namespace?: string;
   operation: string;
-  userInfo: ReviewUserInfo;
+  userInfo: UserInfoJson;
   object: unknown;
   oldObject: unknown;
   dryRun: boolean;

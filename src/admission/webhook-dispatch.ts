@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { apiVersionOf, type KindDefinition, type ViewSubresource } from '../apis/kind.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
+import { userInfoJson } from '../auth/user.ts';
 import * as status from '../machinery/status.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { decodeObject } from '../machinery/schema/decode.ts';
@@ -132,12 +133,6 @@ export class WebhookRequest {
   /** The AdmissionRequest for a webhook called for `inv`, without objects (match conditions see this). */
   request(inv: ServedResource, uid = ''): AdmissionRequest {
     const a = this.attrs;
-    const user = a.ctx.user;
-    const userInfo: AdmissionRequest['userInfo'] = {};
-    if (user.username) userInfo.username = user.username;
-    if (user.uid) userInfo.uid = user.uid;
-    if (user.groups?.length) userInfo.groups = [...user.groups];
-    if (user.extra && Object.keys(user.extra).length) userInfo.extra = user.extra;
     const served = a.served;
     const sub = this.subresource;
     // Go's omitempty, in the field order of the JSON Kubernetes writes.
@@ -145,7 +140,7 @@ export class WebhookRequest {
       uid, kind: this.kindOf(inv), resource: { group: inv.def.group, version: inv.version.name, resource: inv.def.plural }, ...(sub ? { subResource: sub } : {}),
       requestKind: this.kindOf(served), requestResource: { group: served.def.group, version: served.version.name, resource: served.def.plural },
       ...(sub ? { requestSubResource: sub } : {}), ...(a.name ? { name: a.name } : {}), ...(this.namespace ? { namespace: this.namespace } : {}),
-      operation: a.operation, userInfo, object: null, oldObject: null, dryRun: a.ctx.dryRun, options: a.options ?? null,
+      operation: a.operation, userInfo: userInfoJson(a.ctx.user), object: null, oldObject: null, dryRun: a.ctx.dryRun, options: a.options ?? null,
     };
   }
 

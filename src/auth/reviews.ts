@@ -15,7 +15,7 @@ import type { RequestInfo } from '../server/requestinfo.ts';
 import type { Attributes, Decision, RulesResult } from './authz/types.ts';
 import { aggregate } from './authz/union.ts';
 import type { TokenReviewResult } from './authn/request.ts';
-import { withAuthenticatedGroup } from './user.ts';
+import { userInfoJson, withAuthenticatedGroup } from './user.ts';
 import { nowRfc3339 } from '../registry/names.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.svc.io';
@@ -70,14 +70,6 @@ function answerMeta(meta: Obj | undefined): Obj {
   return out;
 }
 
-function userInfoOf(user: UserInfo): Obj {
-  const u: Obj = { username: user.username };
-  if (user.uid) u.uid = user.uid;
-  if (user.groups.length) u.groups = [...user.groups];
-  if (user.extra && Object.keys(user.extra).length) u.extra = user.extra;
-  return u;
-}
-
 async function tokenReview(deps: ReviewDeps, obj: ApiObject): Promise<ApiObject> {
   const spec = (obj.spec ?? {}) as Obj;
   if (!spec.token) throw status.badRequest('token is required for TokenReview in authentication');
@@ -86,7 +78,7 @@ async function tokenReview(deps: ReviewDeps, obj: ApiObject): Promise<ApiObject>
   // authenticated is omitempty in Kubernetes' TokenReviewStatus: a rejected token leaves it out.
   const st: Obj = r.user ? { authenticated: true } : {};
   if (r.user) {
-    st.user = userInfoOf(withAuthenticatedGroup(r.user));
+    st.user = userInfoJson(withAuthenticatedGroup(r.user));
     if (r.audiences?.length) st.audiences = r.audiences;
   } else {
     st.user = {};
@@ -97,7 +89,7 @@ async function tokenReview(deps: ReviewDeps, obj: ApiObject): Promise<ApiObject>
 
 /** A new object, as Kubernetes builds it: only its creation time and the caller's attributes. */
 function selfSubjectReview(user: UserInfo): ApiObject {
-  return { metadata: { creationTimestamp: nowRfc3339() }, status: { userInfo: userInfoOf(user) } } as ApiObject;
+  return { metadata: { creationTimestamp: nowRfc3339() }, status: { userInfo: userInfoJson(user) } } as ApiObject;
 }
 
 /** How Go prints a non-nil *NonResourceAttributes or *ResourceAttributes in a field error (%#v of the struct). */

@@ -17,6 +17,23 @@ export const EXTRA_NODE_NAME = 'authentication.platform.io/node-name';
 export const EXTRA_NODE_UID = 'authentication.platform.io/node-uid';
 export const EXTRA_CREDENTIAL_ID = 'authentication.platform.io/credential-id';
 
+/** A user as Kubernetes' UserInfo JSON carries it (reviews, admission reviews, audit events): empty fields left out, as Go's omitempty does. */
+export interface UserInfoJson {
+  username?: string;
+  uid?: string;
+  groups?: string[];
+  extra?: Record<string, string[]>;
+}
+
+export function userInfoJson(user: UserInfo): UserInfoJson {
+  const out: UserInfoJson = {};
+  if (user.username) out.username = user.username;
+  if (user.uid) out.uid = user.uid;
+  if (user.groups?.length) out.groups = [...user.groups];
+  if (user.extra && Object.keys(user.extra).length) out.extra = user.extra;
+  return out;
+}
+
 export function anonymousUser(): UserInfo {
   return { username: ANONYMOUS_USER, groups: [ALL_UNAUTHENTICATED] };
 }

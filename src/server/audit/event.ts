@@ -2,13 +2,10 @@
 // Kubernetes' order, and the one-line `legacy` text (apiserver audit EventString).
 import type { Level, Stage } from './policy.ts';
 import { goQuote } from '../../machinery/go-format.ts';
+import type { UserInfo } from '../../apis/kind.ts';
+import { userInfoJson, type UserInfoJson } from '../../auth/user.ts';
 
-export interface AuditUser {
-  username?: string;
-  uid?: string;
-  groups?: string[];
-  extra?: Record<string, string[]>;
-}
+export type AuditUser = UserInfoJson;
 
 export interface ObjectRef {
   resource?: string;
@@ -69,14 +66,8 @@ const ORDER: (keyof AuditEvent)[] = [
 ];
 
 /** A user as the event records it: username, uid, groups, extra, empty ones left out. */
-export function auditUser(u: { username: string; uid?: string; groups?: string[]; extra?: Record<string, string[]> } | undefined): AuditUser {
-  if (!u) return {};
-  const out: AuditUser = {};
-  if (u.username) out.username = u.username;
-  if (u.uid) out.uid = u.uid;
-  if (u.groups?.length) out.groups = [...u.groups];
-  if (u.extra && Object.keys(u.extra).length) out.extra = u.extra;
-  return out;
+export function auditUser(u: UserInfo | undefined): AuditUser {
+  return u ? userInfoJson(u) : {};
 }
 
 /** A metav1.MicroTime: RFC 3339 in UTC with six fraction digits. `ms` may carry fractions of a millisecond. */
