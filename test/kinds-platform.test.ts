@@ -275,6 +275,16 @@ describe('platform kinds with kubectl (all versions enabled)', () => {
     const paths = Object.keys((await s.request('GET', '/openapi/v3')).json().paths);
     for (const p of ['apis/certificates.svc.io/v1alpha1', 'apis/storage.svc.io/v1beta1', 'apis/storagemigration.svc.io/v1alpha1']) assert.ok(paths.includes(p), p);
   });
+
+  it('CustomResourceDefinitions print the default columns, as Kubernetes\' default table convertor does', async () => {
+    const r = await s.request('GET', '/apis/apiextensions.svc.io/v1/customresourcedefinitions', { headers: { accept: 'application/json;as=Table;v=v1;g=meta.svc.io' } });
+    assert.equal(r.status, 200, r.body);
+    const columns = r.json().columnDefinitions.map((c: Record<string, unknown>) => [c.name, c.type, c.format, String(c.description).split('.')[0]]);
+    assert.deepEqual(columns, [
+      ['Name', 'string', 'name', 'Name must be unique within a namespace'],
+      ['Created At', 'date', '', 'CreationTimestamp is a timestamp representing the server time when this object was created'],
+    ]);
+  });
 });
 
 describe('platform kinds with the default runtime config', () => {

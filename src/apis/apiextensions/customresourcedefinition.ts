@@ -5,7 +5,6 @@
 import type { ComputedKindDefinition, ComputedSource } from '../computed-kind.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
-import { nameColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 
 export const CustomResourceDefinitionSchema = S.object({
@@ -34,5 +33,5 @@ export const customResourceDefinitionKind: ComputedKindDefinition = {
   storageVersion: 'v1',
   trackGeneration: false,
   computed: { verbs: ['get', 'list'], source: () => noDefinitions },
-  tableColumns: [nameColumn, { name: 'Created At', type: 'date', description: 'Timestamp of when this CustomResourceDefinition was created', cell: (o) => o.metadata?.creationTimestamp ?? '' }],
+  // No tableColumns: Kubernetes prints CRDs with its default table convertor (Name, Created At), as the server does.
 };
