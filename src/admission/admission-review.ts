@@ -5,6 +5,7 @@ import { renamedGroupOf } from '../server/group-alias.ts';
 import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
 import { goJsonKind } from '../machinery/go-json.ts';
 import { goQuote } from '../machinery/go-format.ts';
+import { isPlainObject } from '../machinery/schema/walk.ts';
 import type { UserInfoJson } from '../auth/user.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
@@ -54,8 +55,6 @@ export interface AdmissionAnswer {
   auditAnnotations: Record<string, string>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** Go's json.Unmarshal error for a field of the wrong type. */
 function wrongType(field: string, v: unknown, goType: string): Error {
   return new Error(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field AdmissionResponse.response.${field} of type ${goType}`);
@@ -83,20 +82,20 @@ export function decodeReviewResponse(body: unknown): { apiVersion: string; kind:
   // A null answer decodes as an empty AdmissionReview (json.Unmarshal leaves the struct alone): no response.
   if (body === null) return { apiVersion: '', kind: '', response: undefined };
   // The decoder reads apiVersion and kind first (the meta factory's Interpret), so that error comes first.
-  if (!isObject(body)) throw new Error(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(body)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (!isPlainObject(body)) throw new Error(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(body)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   const apiVersion = typeof body.apiVersion === 'string' ? body.apiVersion : '';
   const kind = typeof body.kind === 'string' ? body.kind : '';
   const r = body.response;
   if (r === undefined || r === null) return { apiVersion, kind, response: undefined };
-  if (!isObject(r)) throw new Error(`json: cannot unmarshal ${goJsonKind(r)} into Go struct field AdmissionReview.response of type v1.AdmissionResponse`);
+  if (!isPlainObject(r)) throw new Error(`json: cannot unmarshal ${goJsonKind(r)} into Go struct field AdmissionReview.response of type v1.AdmissionResponse`);
   if (r.uid !== undefined && r.uid !== null && typeof r.uid !== 'string') throw wrongType('uid', r.uid, 'types.UID');
   if (r.allowed !== undefined && r.allowed !== null && typeof r.allowed !== 'boolean') throw wrongType('allowed', r.allowed, 'bool');
   if (r.patchType !== undefined && r.patchType !== null && typeof r.patchType !== 'string') throw wrongType('patchType', r.patchType, 'v1.PatchType');
   if (r.warnings !== undefined && r.warnings !== null && (!Array.isArray(r.warnings) || r.warnings.some((w) => typeof w !== 'string'))) throw wrongType('warnings', r.warnings, '[]string');
-  if (r.auditAnnotations !== undefined && r.auditAnnotations !== null && (!isObject(r.auditAnnotations) || Object.values(r.auditAnnotations).some((v) => typeof v !== 'string'))) {
+  if (r.auditAnnotations !== undefined && r.auditAnnotations !== null && (!isPlainObject(r.auditAnnotations) || Object.values(r.auditAnnotations).some((v) => typeof v !== 'string'))) {
     throw wrongType('auditAnnotations', r.auditAnnotations, 'map[string]string');
   }
-  if (r.status !== undefined && r.status !== null && !isObject(r.status)) throw wrongType('status', r.status, 'v1.Status');
+  if (r.status !== undefined && r.status !== null && !isPlainObject(r.status)) throw wrongType('status', r.status, 'v1.Status');
   return { apiVersion, kind, response: r, patch: base64Bytes('patch', r.patch) };
 }
 
@@ -109,7 +108,7 @@ export function verifyReviewResponse(version: ReviewVersion, uid: string, mutati
   const r = decoded.response;
   if (!r) throw new Error('webhook response was absent');
   const warnings = Array.isArray(r.warnings) ? r.warnings as string[] : [];
-  const auditAnnotations = isObject(r.auditAnnotations) ? r.auditAnnotations as Record<string, string> : {};
+  const auditAnnotations = isPlainObject(r.auditAnnotations) ? r.auditAnnotations as Record<string, string> : {};
   const base = { allowed: r.allowed === true, result: r.status ?? undefined, warnings, auditAnnotations };
   const patch = decoded.patch && decoded.patch.length ? decoded.patch.toString('utf8') : undefined;
   if (version === 'v1beta1') return mutating && patch ? { ...base, patch, patchType: 'JSONPatch' } : base;

@@ -4,6 +4,7 @@
 // `admission webhook "<name>" denied the request`.
 import * as status from '../machinery/status.ts';
 import { goQuote as quote } from '../machinery/go-format.ts';
+import { isPlainObject } from '../machinery/schema/walk.ts';
 
 /** Kubernetes' ErrCallingWebhook: subject to the webhook's failure policy. */
 export class WebhookCallError extends Error {
@@ -19,14 +20,12 @@ export function failedClosed(err: WebhookCallError): status.StatusError {
   return status.internalError(err);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 function detailsOf(v: unknown): status.StatusDetails | undefined {
-  if (!isObject(v)) return undefined;
+  if (!isPlainObject(v)) return undefined;
   const d: status.StatusDetails = {};
   for (const k of ['name', 'group', 'kind', 'uid'] as const) if (typeof v[k] === 'string' && v[k]) d[k] = v[k] as string;
   if (Array.isArray(v.causes)) {
-    d.causes = v.causes.filter(isObject).map((c) => {
+    d.causes = v.causes.filter(isPlainObject).map((c) => {
       const cause: status.StatusCause = {};
       for (const k of ['reason', 'message', 'field'] as const) if (typeof c[k] === 'string' && c[k]) cause[k] = c[k] as string;
       return cause;
@@ -41,7 +40,7 @@ function detailsOf(v: unknown): status.StatusDetails | undefined {
  * message `admission webhook "<name>" denied the request: <message or reason>` (or `... without explanation`).
  */
 export function denied(webhookName: string, result: unknown): status.StatusError {
-  const r = isObject(result) ? result : {};
+  const r = isPlainObject(result) ? result : {};
   const code = typeof r.code === 'number' && Number.isInteger(r.code) && r.code >= 400 ? r.code : 400;
   const message = typeof r.message === 'string' ? r.message : '';
   const reason = typeof r.reason === 'string' ? r.reason : '';
