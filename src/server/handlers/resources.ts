@@ -218,7 +218,6 @@ function decodeViewBody(served: ServedResource, view: ViewSubresource, body: Buf
   return obj;
 }
 
-/** `status` and the sub-resources that behave like it write only the status fields. */
 /** Validating admission of what an update or patch writes (an update that creates is a CREATE), for the store
  *  to call once the object is final; nothing to wait for without validating admission. */
 function validateWrite(deps: ResourceHandlerDeps, served: ServedResource, namespace: string, name: string, ctx: RequestContext, params: QueryParams): UpdateOptions['validateAdmission'] {
@@ -227,6 +226,7 @@ function validateWrite(deps: ResourceHandlerDeps, served: ServedResource, namesp
     : undefined;
 }
 
+/** `status` and the sub-resources that behave like it write only the status fields. */
 function statusLike(served: ServedResource, sub: string): boolean {
   return sub === 'status' || (served.def.status?.variants?.includes(sub) ?? false);
 }
