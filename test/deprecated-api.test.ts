@@ -109,6 +109,18 @@ describe('deprecated API requests, metrics and audit', () => {
     assert.deepEqual(selected.json().items.map((i: any) => i.metadata.name), ['etcd-0']);
   });
 
+  test('metadata-only reads answer PartialObjectMetadata and an empty-metadata PartialObjectMetadataList', async () => {
+    const as = (kind: string) => ({ headers: { accept: `application/json;as=${kind};g=meta.k8s.io;v=v1` } });
+    const list = await s.request('GET', '/api/v1/componentstatuses', as('PartialObjectMetadataList'));
+    assert.equal(list.status, 200, list.body);
+    assert.deepEqual(list.json(), {
+      kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: {},
+      items: ['controller-manager', 'etcd-0'].map((name) => ({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name, creationTimestamp: null } })),
+    });
+    const one = await s.request('GET', '/api/v1/componentstatuses/etcd-0', as('PartialObjectMetadata'));
+    assert.deepEqual(one.json(), { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'etcd-0', creationTimestamp: null } });
+  });
+
   test('discovery lists componentstatuses with get and list only, short name cs, no storage hash', async () => {
     const resource = (await s.request('GET', '/api/v1')).json().resources.find((r: any) => r.name === 'componentstatuses');
     assert.deepEqual(resource, { name: 'componentstatuses', singularName: 'componentstatus', namespaced: false, kind: 'ComponentStatus', verbs: ['get', 'list'], shortNames: ['cs'] });

@@ -11,7 +11,7 @@ import { negotiate } from '../negotiate.ts';
 import { parseQuery } from '../params.ts';
 import { sendObject, type Request, type Response } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
-import { toTable, partialMetadata } from './table.ts';
+import { toTable, partialMetadata, partialMetadataList } from './table.ts';
 import { GroupAlias } from '../group-alias.ts';
 
 /**
@@ -69,7 +69,7 @@ async function answer(served: ComputedResource, alias: GroupAlias | undefined, r
   const items = (await source.list()).filter((o) => selection.matches({ name: o.metadata?.name ?? '', namespace: '', object: o } as unknown as CachedObject));
   if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, items, params.includeObject, rep, listMeta), {}, params.pretty);
   if (rep.as === 'PartialObjectMetadataList' || rep.as === 'PartialObjectMetadata') {
-    return sendObject(res, 200, rep, { kind: 'PartialObjectMetadataList', apiVersion: `${rep.group}/${rep.version}`, metadata: listMeta, items: items.map((o) => partialMetadata(o, rep)) }, {}, params.pretty);
+    return sendObject(res, 200, rep, partialMetadataList(items, rep, listMeta), {}, params.pretty);
   }
   // List items carry no kind and apiVersion, as Kubernetes encodes a list of synthesised objects.
   const bare = items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest as ApiObject);

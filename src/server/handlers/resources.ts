@@ -15,7 +15,7 @@ import { negotiate, contentTypeOf, type Representation } from '../negotiate.ts';
 import { parseQuery, validateWriteOptions, type QueryParams } from '../params.ts';
 import { readBody, sendJsonText, sendObject, warningHeader, type Request, type Response } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
-import { toTable, partialMetadata } from './table.ts';
+import { toTable, partialMetadata, partialMetadataList } from './table.ts';
 import { serveWatch } from './watch.ts';
 import type { AdmissionChain, AdmissionAttributes } from '../../admission/chain.ts';
 import { deleteOptions, writeOptions } from '../../admission/operation-options.ts';
@@ -160,8 +160,7 @@ async function listCollection(deps: ResourceHandlerDeps, served: ServedResource,
     return sendObject(res, 200, rep, toTable(served, result.items.map((i) => encodeFor(served, i).object), params.includeObject, rep, metadata), {}, params.pretty);
   }
   if (rep.as === 'PartialObjectMetadataList' || rep.as === 'PartialObjectMetadata') {
-    const list = { kind: 'PartialObjectMetadataList', apiVersion: `${rep.group}/${rep.version}`, metadata, items: result.items.map((i) => partialMetadata(i.object as ApiObject, rep)) };
-    return sendObject(res, 200, rep, list, {}, params.pretty);
+    return sendObject(res, 200, rep, partialMetadataList(result.items.map((i) => i.object as ApiObject), rep, metadata), {}, params.pretty);
   }
   const apiVersion = apiVersionOf(served.alias?.client ?? served.def.group, served.version.name);
   const listKind = served.def.listKind ?? served.def.kind + 'List';

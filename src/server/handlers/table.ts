@@ -21,6 +21,11 @@ export function partialMetadata(obj: ApiObject, rep: Pick<Representation, 'group
   return { kind: 'PartialObjectMetadata', apiVersion: `${rep.group || 'meta.k8s.io'}/${rep.version || 'v1'}`, metadata: obj.metadata ?? {} };
 }
 
+/** The objects' metadata as a PartialObjectMetadataList under the list's `metadata`. */
+export function partialMetadataList(objects: ApiObject[], rep: Pick<Representation, 'group' | 'version'>, listMeta: Record<string, unknown>): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadataList', apiVersion: `${rep.group}/${rep.version}`, metadata: listMeta, items: objects.map((o) => partialMetadata(o, rep)) };
+}
+
 export function tableColumns(served: ApiResource): TableColumn[] {
   return served.def.tableColumns?.length ? served.def.tableColumns : defaultColumns;
 }
