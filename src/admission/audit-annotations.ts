@@ -3,13 +3,12 @@
 // at a higher level than the event's (a webhook's patch is kept only at Request level and above).
 import { isQualifiedName } from '../machinery/validation/strings.ts';
 import { requestAuditOf } from '../server/audit/request-context.ts';
+import { levelIncludes } from '../server/audit/policy.ts';
 import type { AdmissionAttributes } from './chain.ts';
 
 export type AnnotationLevel = 'Metadata' | 'Request';
 
 export interface AdmissionAnnotation { value: string; level: AnnotationLevel }
-
-const LEVEL_RANK = { None: 0, Metadata: 1, Request: 2, RequestResponse: 3 } as const;
 
 /** Kubernetes' checkKeyFormat: a DNS subdomain prefix, `/`, and a name, as a label key. */
 export function annotationKeyError(key: string): string | undefined {
@@ -46,6 +45,5 @@ export function flushAnnotations(attrs: AdmissionAttributes): void {
   attrs.auditAnnotations = undefined;
   const audit = requestAuditOf(attrs.ctx);
   if (!audit) return;
-  const level = LEVEL_RANK[audit.level];
-  for (const [key, a] of annotations) if (LEVEL_RANK[a.level] <= level) audit.annotate(key, a.value);
+  for (const [key, a] of annotations) if (levelIncludes(audit.level, a.level)) audit.annotate(key, a.value);
 }

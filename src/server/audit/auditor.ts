@@ -12,7 +12,7 @@ import type { Request, Response } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import { auditUser, microTime, type AuditEvent, type ObjectRef, type ResponseStatus } from './event.ts';
 import type { AuditSink } from './log-backend.ts';
-import { AUDIT_API_VERSION, evaluatePolicy, type AuditPolicy, type Level, type RequestAuditConfig, type Stage } from './policy.ts';
+import { AUDIT_API_VERSION, evaluatePolicy, levelIncludes, type AuditPolicy, type Level, type RequestAuditConfig, type Stage } from './policy.ts';
 import { rememberRequestAudit, type AuditAnnotationSink } from './request-context.ts';
 
 export type { AdmitTrace };
@@ -28,7 +28,6 @@ export interface AuditorOptions {
 export const DECISION_ANNOTATION = 'authorization.svc.io/decision';
 export const REASON_ANNOTATION = 'authorization.svc.io/reason';
 
-const LEVEL_RANK: Record<Level, number> = { None: 0, Metadata: 1, Request: 2, RequestResponse: 3 };
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export class Auditor {
@@ -132,7 +131,7 @@ export class RequestAudit implements AuditAnnotationSink {
   }
 
   #records(level: Level): boolean {
-    return LEVEL_RANK[this.#config!.level] >= LEVEL_RANK[level];
+    return levelIncludes(this.#config!.level, level);
   }
 
   /** Keeps the request body as the handler reads it (at Request level, or for a create or update's name). */

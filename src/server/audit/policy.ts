@@ -16,6 +16,11 @@ export const AUDIT_API_VERSION_K8S = 'audit.k8s.io/v1';
 
 export const LEVELS = ['None', 'Metadata', 'Request', 'RequestResponse'] as const;
 export type Level = typeof LEVELS[number];
+
+/** Kubernetes' Level.GreaterOrEqual: whether an event at `level` records what `wanted` records. */
+export function levelIncludes(level: Level, wanted: Level): boolean {
+  return LEVELS.indexOf(level) >= LEVELS.indexOf(wanted);
+}
 export const STAGES = ['RequestReceived', 'ResponseStarted', 'ResponseComplete', 'Panic'] as const;
 export type Stage = typeof STAGES[number];
 
