@@ -186,15 +186,7 @@ export class ResourceStore {
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, undefined);
     const finish = await this.hooks.beginCreate?.(obj, opts.dryRun);
-    if (!finish) return this.createPrepared(namespace, obj, opts, generate);
-    let succeeded = false;
-    try {
-      const result = await this.createPrepared(namespace, obj, opts, generate);
-      succeeded = true;
-      return result;
-    } finally {
-      await finish(succeeded);
-    }
+    return settling(finish, () => this.createPrepared(namespace, obj, opts, generate), () => true);
   }
 
   /** The rest of create, once defaulted and past the kind's begin hook. */
@@ -310,15 +302,7 @@ export class ResourceStore {
     const old = current.object as ApiObject;
     const obj = this.prepareUpdate(next, old, opts);
     const finish = this.writesStatusOnly(opts.subresource) ? undefined : await this.hooks.beginUpdate?.(obj, old, opts.dryRun);
-    if (!finish) return this.writeUpdate(namespace, current, obj, old, opts);
-    let succeeded = false;
-    try {
-      const outcome = await this.writeUpdate(namespace, current, obj, old, opts);
-      succeeded = !('retry' in outcome);
-      return outcome;
-    } finally {
-      await finish(succeeded);
-    }
+    return settling(finish, () => this.writeUpdate(namespace, current, obj, old, opts), (outcome) => !('retry' in outcome));
   }
 
   /** The rest of an update attempt, once prepared and past the kind's begin hook. */
@@ -601,6 +585,19 @@ export class ResourceStore {
 }
 
 /** The answer to a write, from the object as written; it is parsed only if someone reads `object`. */
+/** Runs a write and settles what a begin hook reserved for it (`finish`) with its outcome, thrown or not. */
+async function settling<T>(finish: FinishWrite | undefined, write: () => Promise<T>, succeeded: (outcome: T) => boolean): Promise<T> {
+  if (!finish) return write();
+  let ok = false;
+  try {
+    const outcome = await write();
+    ok = succeeded(outcome);
+    return outcome;
+  } finally {
+    await finish(ok);
+  }
+}
+
 function writeResult(served: CachedObject, created: boolean): WriteResult {
   return { get object() { return served.object as ApiObject; }, json: served.json, created };
 }

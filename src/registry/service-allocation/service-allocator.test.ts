@@ -157,3 +157,22 @@ test('a full range is a 500 with Kubernetes\' text', async () => {
   assert.deepEqual(await failure(s.create('full', svc('f6'), { ctx: requestContext(), dryRun: false })), [500, 'Internal error occurred: failed to allocate a serviceIP: range is full']);
   for (let i = 0; i < 6; i++) await s.delete('full', `f${i}`, { ctx: requestContext(), dryRun: false });
 });
+
+test('an update attempt that loses the compare-and-swap gives back what it took before the retry takes again', async () => {
+  await create(svc('race'));
+  let raced = false;
+  const np = (await store.update('ns', async (cur) => {
+    const o = structuredClone(cur) as Obj;
+    delete o.metadata.resourceVersion;
+    o.spec.type = 'NodePort';
+    if (!raced) {
+      raced = true;
+      // Another writer changes the Service under this attempt, whose write then fails and is tried again.
+      await update('race', (other) => { other.metadata.labels = { by: 'other' }; });
+    }
+    return o as ApiObject;
+  }, { ctx: requestContext(), dryRun: false, subresource: '', allowCreate: false, name: 'race' })).object;
+  assert.equal(np.metadata?.labels?.by, 'other');
+  assert.deepEqual((await allocator.allocated()).ports, [spec(np).ports[0].nodePort]);
+  await remove('race');
+});
