@@ -72,3 +72,17 @@ export class GroupAlias {
     return aliased as T;
   }
 }
+
+/**
+ * Serves a request whose path may name the group by Kubernetes' name: `serve` gets the alias to answer in
+ * (none when the client used the served name), and what it throws comes back in the client's group.
+ */
+export async function inClientGroup<T>(info: { apiGroup: string; clientGroup: string }, serve: (alias: GroupAlias | undefined) => Promise<T>): Promise<T> {
+  if (info.clientGroup === info.apiGroup) return serve(undefined);
+  const alias = new GroupAlias(info.apiGroup, info.clientGroup);
+  try {
+    return await serve(alias);
+  } catch (err) {
+    throw alias.error(err);
+  }
+}

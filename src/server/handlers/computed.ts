@@ -12,7 +12,7 @@ import { parseQuery } from '../params.ts';
 import { sendObject, type Request, type Response } from '../respond.ts';
 import type { RequestInfo } from '../requestinfo.ts';
 import { toTable, partialMetadata, partialMetadataList } from './table.ts';
-import { GroupAlias } from '../group-alias.ts';
+import { inClientGroup, type GroupAlias } from '../group-alias.ts';
 
 /**
  * The route a request reaches: `get` or `list` (a `?watch=true` list is refused there, an item's `?watch`
@@ -37,12 +37,7 @@ export function computedRouteExists(served: ComputedResource, info: RequestInfo,
 
 export async function serveComputed(served: ComputedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {
   // A client that named the group as Kubernetes does (`apiextensions.k8s.io`) is answered in that name.
-  const alias = info.clientGroup !== info.apiGroup ? new GroupAlias(info.apiGroup, info.clientGroup) : undefined;
-  try {
-    await answer(served, alias, req, res, info, query);
-  } catch (err) {
-    throw alias ? alias.error(err) : err;
-  }
+  return inClientGroup(info, (alias) => answer(served, alias, req, res, info, query));
 }
 
 async function answer(served: ComputedResource, alias: GroupAlias | undefined, req: Request, res: Response, info: RequestInfo, query: URLSearchParams): Promise<void> {

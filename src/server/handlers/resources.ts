@@ -10,7 +10,7 @@ import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decod
 import type { CachedObject } from '../../storage/cache.ts';
 import type { UpdateOptions } from '../../registry/store.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
-import { GroupAlias } from '../group-alias.ts';
+import { inClientGroup } from '../group-alias.ts';
 import { negotiate, contentTypeOf, type Representation } from '../negotiate.ts';
 import { parseQuery, validateWriteOptions, type QueryParams } from '../params.ts';
 import { readBody, sendJsonText, sendObject, warningHeader, type Request, type Response } from '../respond.ts';
@@ -38,14 +38,8 @@ export interface ResourceHandlerDeps {
 export async function handleResource(deps: ResourceHandlerDeps, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
   const found = deps.surface.lookup(info.apiGroup, info.apiVersion, info.resource);
   if (!found) throw status.pathNotFound();
-  if (info.clientGroup === info.apiGroup) return serveResource(deps, found, req, res, info, query, user);
   // Addressed by Kubernetes' name of the group: served by the renamed group, answered in the name asked for.
-  const alias = new GroupAlias(info.apiGroup, info.clientGroup);
-  try {
-    return await serveResource(deps, { ...found, alias }, req, res, info, query, user);
-  } catch (err) {
-    throw alias.error(err);
-  }
+  return inClientGroup(info, (alias) => serveResource(deps, alias ? { ...found, alias } : found, req, res, info, query, user));
 }
 
 async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
