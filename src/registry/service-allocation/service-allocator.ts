@@ -9,6 +9,7 @@ import type { FinishWrite, StoreHooks } from '../store.ts';
 import * as status from '../../machinery/status.ts';
 import { type FieldError, invalid } from '../../machinery/field-errors.ts';
 import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
+import { deepEqual } from '../../machinery/schema/walk.ts';
 import { parseIP, ipFamilyOf } from '../../machinery/validation/strings.ts';
 import { clusterIPErrors, needsHealthCheckNodePort, needsNodePort } from '../../apis/core/service.ts';
 import { type ServiceIPRange, formatIP } from './ip-range.ts';
@@ -354,7 +355,6 @@ function shouldAllocateNodePorts(spec: Obj): boolean {
   return false;
 }
 
-
 /** Kubernetes' initNodePorts and the health check port of a new Service. Ports with the same number (TCP
  *  and UDP 53) share one node port. */
 function createNodePorts(spec: Obj, op: PortOperation, name: string): void {
@@ -445,10 +445,7 @@ function isHeadless(spec: Obj): boolean {
   return ips.length > 0 && ips[0] === 'None';
 }
 
-function sameList(a: unknown, b: unknown): boolean {
-  const x = list<string>(a), y = list<string>(b);
-  return x.length === y.length && x.every((v, i) => v === y[i]);
-}
+const sameList = (a: unknown, b: unknown): boolean => deepEqual(list(a), list(b));
 
 /** The update drops the second value of a dual-stack field. */
 function reduced(next: unknown, old: unknown): boolean {
