@@ -27,9 +27,10 @@ function patchJson(operations: readonly unknown[]): unknown[] {
   });
 }
 
-export function failedOpenAnnotation(kind: 'mutation' | 'validating', round: number, index: number, webhook: string): { key: string; value: string } {
+/** Records that a webhook's call failed and its failurePolicy Ignore let the request go on. */
+export function addFailedOpenAnnotation(attrs: AdmissionAttributes, kind: 'mutation' | 'validating', round: number, index: number, webhook: string): void {
   const prefix = kind === 'mutation' ? MUTATION_ANNOTATION_PREFIX : VALIDATING_ANNOTATION_PREFIX;
-  return { key: `failed-open.${prefix}${suffix(round, index)}`, value: webhook };
+  addAnnotation(attrs, `failed-open.${prefix}${suffix(round, index)}`, webhook);
 }
 
 /** The annotations of one mutating webhook call (`index` is the webhook's place among all mutating webhooks). */
@@ -59,7 +60,6 @@ export class MutationAnnotator {
   }
 
   failedOpen(): void {
-    const { key, value } = failedOpenAnnotation('mutation', this.round, this.index, this.webhook);
-    addAnnotation(this.attrs, key, value);
+    addFailedOpenAnnotation(this.attrs, 'mutation', this.round, this.index, this.webhook);
   }
 }

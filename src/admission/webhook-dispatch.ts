@@ -17,7 +17,7 @@ import { applyJsonPatch, decodeJsonPatch } from '../machinery/patch/json-patch.t
 import type { ServedResource } from '../server/apis.ts';
 import type { AdmissionAttributes } from './chain.ts';
 import { addAnnotation } from './audit-annotations.ts';
-import { failedOpenAnnotation, MutationAnnotator } from './webhook-annotations.ts';
+import { addFailedOpenAnnotation, MutationAnnotator } from './webhook-annotations.ts';
 import { decodeReviewResponse, reviewRequestBody, reviewVersionFor, verifyReviewResponse, type AdmissionAnswer, type AdmissionRequest } from './admission-review.ts';
 import type { CompiledWebhook } from './webhook-configurations.ts';
 import { AuthorizationChecks, celAuthorizer, evaluateMatchConditions } from './webhook-conditions.ts';
@@ -317,8 +317,7 @@ export async function dispatchValidating(hooks: readonly CompiledWebhook[], attr
       if (!(err instanceof WebhookCallError)) return err;
       if (hook.failurePolicy !== 'Ignore') return failedClosed(err);
       // Numbered among the webhooks called, as Kubernetes numbers them.
-      const failed = failedOpenAnnotation('validating', 0, index, hook.name);
-      addAnnotation(attrs, failed.key, failed.value);
+      addFailedOpenAnnotation(attrs, 'validating', 0, index, hook.name);
       return undefined;
     }
   }));
