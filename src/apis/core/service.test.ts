@@ -103,6 +103,21 @@ test('updates keep the allocated cluster IP; it may not change', async () => {
   assert.deepEqual((await rejection(h.update(moved))).causes, ['spec.clusterIPs[0]: Invalid value: "10.0.0.21": may not change once set']);
 });
 
+test('an update that changes clusterIP and clusterIPs both is judged as written (normalizeClusterIPs follows only a lone clusterIP change)', async () => {
+  const en = await h.create(svc({ type: 'ExternalName', externalName: 'example.com' }));
+  const toClusterIP = structuredClone(en);
+  Object.assign(specOf(toClusterIP), { type: 'ClusterIP', externalName: undefined, clusterIP: '10.0.0.40', clusterIPs: ['10.0.0.41'] });
+  assert.deepEqual((await rejection(h.update(toClusterIP))).causes, ['spec.clusterIPs: Invalid value: []string{"10.0.0.41"}: first value must match `clusterIP`']);
+  const cip = await h.create(svc({ clusterIP: '10.0.0.50' }));
+  const toExternalName = structuredClone(cip);
+  Object.assign(specOf(toExternalName), { type: 'ExternalName', externalName: 'example.com', clusterIP: '', clusterIPs: ['10.0.0.51'] });
+  assert.deepEqual((await rejection(h.update(toExternalName))).causes, ['spec.clusterIPs: Forbidden: may not be set for ExternalName services']);
+  // Clearing clusterIP alone clears clusterIPs with it.
+  const cleared = structuredClone(cip);
+  Object.assign(specOf(cleared), { type: 'ExternalName', externalName: 'example.com', clusterIP: '' });
+  assert.equal(specOf(await h.update(cleared)).clusterIPs, undefined);
+});
+
 test('status: load balancer ingress written through /status', async () => {
   const o = await h.create(svc({ type: 'LoadBalancer' }));
   assert.equal(cells(o)[3], '<pending>');

@@ -357,10 +357,11 @@ function normalizeClusterIPs(spec: Obj, old: Obj): void {
   // An old client that knows only clusterIP left clusterIPs out.
   if (list(old.clusterIPs).length && list(spec.clusterIPs).length === 0 && (old.clusterIP ?? '') === (spec.clusterIP ?? '')) spec.clusterIPs = [...old.clusterIPs];
   if ((old.clusterIP ?? '') === (spec.clusterIP ?? '')) return;
-  if (old.clusterIP && !spec.clusterIP) { delete spec.clusterIPs; return; }
-  if (!old.clusterIP && spec.clusterIP) { spec.clusterIPs = [spec.clusterIP]; return; }
-  const ips = list<string>(spec.clusterIPs);
-  if (list(old.clusterIPs).length && ips.length && ips[0] === old.clusterIPs[0]) spec.clusterIPs = [spec.clusterIP, ...ips.slice(1)];
+  // A client that changed only clusterIP: clusterIPs follows it (cleared, or the new address alone). One
+  // that changed clusterIPs too meant what it wrote, and validation judges it.
+  if (!sameStrings(spec.clusterIPs, old.clusterIPs)) return;
+  if (spec.clusterIP) spec.clusterIPs = [spec.clusterIP];
+  else delete spec.clusterIPs;
 }
 
 function dropTypeDependentFields(spec: Obj, old: Obj): void {
