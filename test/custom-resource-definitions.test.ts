@@ -41,6 +41,11 @@ describe('CustomResourceDefinition: served, with none defined and none accepted'
     const missing = await s.request('GET', '/apis/apiextensions.svc.io/v1/customresourcedefinitions/widgets.example.com');
     assert.equal(missing.status, 404);
     assert.equal(missing.json().message, 'customresourcedefinitions.apiextensions.svc.io "widgets.example.com" not found');
+    // Addressed by Kubernetes' name of the group, the error names that group.
+    const aliased = await s.request('GET', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com');
+    assert.equal(aliased.status, 404);
+    assert.equal(aliased.json().message, 'customresourcedefinitions.apiextensions.k8s.io "widgets.example.com" not found');
+    assert.equal(aliased.json().details.group, 'apiextensions.k8s.io');
     const created = await s.kubectl(['create', '--validate=false', '-f', '-'], CRD_MANIFEST);
     assert.notEqual(created.code, 0);
     assert.match(created.stderr, /the server does not allow this method on the requested resource/);
