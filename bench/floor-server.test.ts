@@ -10,15 +10,30 @@ import { H1Connection } from './loadgen/h1-client.ts';
 import { request as httpsRequest } from 'node:https';
 import { stampPatchBody } from './lib/configmap.ts';
 
-test('the floor answers a fixed object, echoes bodies, rejects bad JSON, over HTTP/1.1 and HTTP/2', async () => {
+/** The floor server in a child process, on a fresh self-signed certificate; stop() ends it and removes its files. */
+async function startFloor(): Promise<{ url: string; stop(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'floor-test-'));
   const { cert, key } = generateServingCert();
   writeFileSync(join(dir, 'cert.pem'), cert);
   writeFileSync(join(dir, 'key.pem'), key);
   const child = fork(join(import.meta.dirname, 'floor-server.ts'), ['--cert', join(dir, 'cert.pem'), '--key', join(dir, 'key.pem')], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const stop = () => { child.kill(); rmSync(dir, { recursive: true, force: true }); };
   try {
-    const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
-    const url = `https://127.0.0.1:${port}`;
+    const port = await new Promise<number>((resolve, reject) => {
+      child.once('message', (m: { port: number }) => resolve(m.port));
+      child.once('exit', (code) => reject(new Error(`the floor server exited (${code}) before it listened`)));
+    });
+    return { url: `https://127.0.0.1:${port}`, stop };
+  } catch (err) {
+    stop();
+    throw err;
+  }
+}
+
+test('the floor answers a fixed object, echoes bodies, rejects bad JSON, over HTTP/1.1 and HTTP/2', async () => {
+  const floor = await startFloor();
+  try {
+    const url = floor.url;
     const h1 = new H1Connection({ url });
     const got = await h1.request('GET', '/api/v1/namespaces/x/configmaps/y');
     assert.equal(got.status, 200);
@@ -41,8 +56,7 @@ test('the floor answers a fixed object, echoes bodies, rejects bad JSON, over HT
     assert.equal(status, 200);
     session.close();
   } finally {
-    child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    floor.stop();
   }
 });
 
@@ -65,15 +79,10 @@ function watchLines(stream: import('node:http2').ClientHttp2Stream) {
 }
 
 test('a watch on the floor gets every PATCH in its collection as a watch event with the writer\'s stamp, over HTTP/2 and HTTP/1.1', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'floor-test-'));
-  const { cert, key } = generateServingCert();
-  writeFileSync(join(dir, 'cert.pem'), cert);
-  writeFileSync(join(dir, 'key.pem'), key);
-  const child = fork(join(import.meta.dirname, 'floor-server.ts'), ['--cert', join(dir, 'cert.pem'), '--key', join(dir, 'key.pem')], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const floor = await startFloor();
   const session = { current: null as import('node:http2').ClientHttp2Session | null };
   try {
-    const port = await new Promise<number>((resolve) => child.once('message', (m: { port: number }) => resolve(m.port)));
-    const url = `https://127.0.0.1:${port}`;
+    const url = floor.url;
     session.current = connect(url, { rejectUnauthorized: false });
     const open = async (path: string) => {
       const s = session.current!.request({ ':method': 'GET', ':path': path, accept: 'application/json' });
@@ -135,7 +144,6 @@ test('a watch on the floor gets every PATCH in its collection as a watch event w
     writer.close();
   } finally {
     session.current?.destroy();
-    child.kill();
-    rmSync(dir, { recursive: true, force: true });
+    floor.stop();
   }
 });
