@@ -176,3 +176,16 @@ test('an update attempt that loses the compare-and-swap gives back what it took 
   assert.deepEqual((await allocator.allocated()).ports, [spec(np).ports[0].nodePort]);
   await remove('race');
 });
+
+test('a Service a finalizer holds keeps its values until the update that removes the finalizer deletes it', async () => {
+  const held = svc('held', { type: 'NodePort' });
+  held.metadata!.finalizers = ['example.com/hold'];
+  const s = await create(held);
+  const ip = spec(s).clusterIP, nodePort = spec(s).ports[0].nodePort;
+  const holds = async () => { const a = await allocator.allocated(); return [a.ips.includes(ip), a.ports.includes(nodePort)]; };
+  await remove('held');
+  assert.deepEqual(await holds(), [true, true]);
+  await update('held', (o) => { o.metadata.finalizers = []; });
+  assert.equal(await store.readNow('ns', 'held'), undefined);
+  assert.deepEqual(await holds(), [false, false]);
+});
