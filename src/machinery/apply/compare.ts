@@ -31,10 +31,6 @@ export function excludeFields(c: Comparison, exclude: FieldSet | undefined): Com
   return { added, modified, removed: c.removed.recursiveDifference(exclude) };
 }
 
-export function isSame(c: Comparison): boolean {
-  return c.added.empty() && c.modified.empty() && c.removed.empty();
-}
-
 function walk(lhs: unknown, rhs: unknown, tr: TypeRef, path: PathElement[], c: Comparison): void {
   // The whole object is compared field by field anyway (a write rarely leaves it equal).
   if (path.length && lhs !== undefined && rhs !== undefined && deepEqual(lhs, rhs)) return;
