@@ -6,6 +6,8 @@ import type { ComputedKindDefinition, ComputedSource } from '../computed-kind.ts
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
 import { withProto } from '../core/schema-helpers.ts';
+import { nameColumn } from '../meta/table.ts';
+import { createdAtColumn } from '../rbac/clusterrole.ts';
 
 export const CustomResourceDefinitionSchema = S.object({
   apiVersion: S.string(),
@@ -33,5 +35,6 @@ export const customResourceDefinitionKind: ComputedKindDefinition = {
   storageVersion: 'v1',
   trackGeneration: false,
   computed: { verbs: ['get', 'list'], source: () => noDefinitions },
-  // No tableColumns: Kubernetes prints CRDs with its default table convertor (Name, Created At), as the server does.
+  // Kubernetes prints CRDs with its default table convertor: Name and Created At, described as ObjectMeta's fields.
+  tableColumns: [nameColumn, createdAtColumn],
 };
