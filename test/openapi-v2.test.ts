@@ -68,6 +68,16 @@ describe('/openapi/v2 as protobuf', () => {
     assert.equal(refused.body.length, 0);
   });
 
+  it('answers 304 for a v3 group-version document the client holds', async () => {
+    const first = await rawGet(s, '/openapi/v3/api/v1', { accept: 'application/json' });
+    assert.equal(first.status, 200);
+    const again = await rawGet(s, '/openapi/v3/api/v1', { accept: 'application/json', 'if-none-match': String(first.headers.etag) });
+    assert.equal(again.status, 304);
+    assert.equal(again.body.length, 0);
+    assert.equal(again.headers.etag, first.headers.etag);
+    assert.equal((await rawGet(s, '/openapi/v3/api/v1', { accept: 'application/json', 'if-none-match': '"0"' })).status, 200);
+  });
+
   it('kubectl validates a List on the client with the v2 schema', async () => {
     let r = await s.kubectl(['create', '-f', '-'], '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"listed","namespace":"default"},"bogus":1}]}');
     assert.equal(r.code, 1);

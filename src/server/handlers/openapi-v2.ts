@@ -66,7 +66,7 @@ export function negotiateOpenApiV2(accept: string | undefined): (typeof ACCEPTED
 }
 
 /** Whether If-None-Match names the ETag (weak comparison, as net/http's ServeContent). */
-function notModified(req: Request, etag: string): boolean {
+export function notModified(req: Request, etag: string): boolean {
   const header = req.headers['if-none-match'];
   if (header !== undefined) {
     return header.split(',').some((tag) => {

@@ -4,7 +4,7 @@ import { send } from '../respond.ts';
 import type { ApiSurface } from '../apis.ts';
 import * as status from '../../machinery/status.ts';
 import { openApiV3Index, openApiV3Document, openApiV2Document, openApiHash } from '../openapi.ts';
-import { OpenApiV2Representations, serveOpenApiV2 } from './openapi-v2.ts';
+import { OpenApiV2Representations, notModified, serveOpenApiV2 } from './openapi-v2.ts';
 
 const built = new WeakMap<ApiSurface, { v2?: OpenApiV2Representations; v3: Map<string, { body: string; hash: string }>; index?: string }>();
 
@@ -36,6 +36,12 @@ export function serveOpenApi(surface: ApiSurface, req: Request, res: Response, p
   const headers: Record<string, string> = asked
     ? { 'cache-control': 'public, immutable', expires: new Date(Date.now() + 365 * 86400_000).toUTCString(), etag: `"${doc.hash}"` }
     : { etag: `"${doc.hash}"` };
+  // A client that holds this version gets 304, as Go's ServeContent answers Kubernetes' v3 handler.
+  if (notModified(req, headers.etag)) {
+    (res as import('node:http').ServerResponse).writeHead(304, headers);
+    res.end();
+    return;
+  }
   send(res, 200, 'application/json', doc.body, headers);
 }
 
