@@ -3,7 +3,7 @@
 // and checks it. An answer may name the group by Kubernetes' name (`admission.k8s.io`) too.
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { base64ErrorOffset, base64ErrorText } from '../machinery/schema/go-base64.ts';
-import { goJsonKind } from '../machinery/go-json.ts';
+import { goJsonKind, notAnObjectVersionKindError } from '../machinery/go-json.ts';
 import { goQuote } from '../machinery/go-format.ts';
 import { isPlainObject } from '../machinery/schema/walk.ts';
 import type { UserInfoJson } from '../auth/user.ts';
@@ -82,7 +82,7 @@ export function decodeReviewResponse(body: unknown): { apiVersion: string; kind:
   // A null answer decodes as an empty AdmissionReview (json.Unmarshal leaves the struct alone): no response.
   if (body === null) return { apiVersion: '', kind: '', response: undefined };
   // The decoder reads apiVersion and kind first (the meta factory's Interpret), so that error comes first.
-  if (!isPlainObject(body)) throw new Error(`couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(body)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (!isPlainObject(body)) throw new Error(notAnObjectVersionKindError(body));
   const apiVersion = typeof body.apiVersion === 'string' ? body.apiVersion : '';
   const kind = typeof body.kind === 'string' ? body.kind : '';
   const r = body.response;

@@ -8,6 +8,7 @@
 import https from 'node:https';
 import { posix } from 'node:path';
 import type { ApiObject } from '../apis/meta/v1.ts';
+import { versionKindError } from '../machinery/go-json.ts';
 import type { ClientConfigT } from '../apis/admissionregistration/webhook.ts';
 import { parseJsonStrict } from '../machinery/schema/json-parse.ts';
 import { postOnce } from '../auth/post-once.ts';
@@ -210,7 +211,7 @@ function readAnswer(res: RawResponse): unknown {
     parseError = (err as Error).message;
   }
   if (res.status >= 200 && res.status <= 206) {
-    if (parseError !== undefined) throw new WebhookClientError(`failed to call webhook: couldn't get version/kind; json parse error: ${parseError}`);
+    if (parseError !== undefined) throw new WebhookClientError(`failed to call webhook: ${versionKindError(parseError)}`);
     return value;
   }
   const v = value as { kind?: unknown; message?: unknown } | undefined;

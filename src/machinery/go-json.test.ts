@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goJsonKind, goJsonObjectError } from './go-json.ts';
+import { goJsonKind, goJsonObjectError, notAnObjectVersionKindError, versionKindError } from './go-json.ts';
 
 const err = (s: string) => goJsonObjectError(new TextEncoder().encode(s));
 
@@ -60,4 +60,10 @@ test('goJsonKind names a parsed value as Go\'s UnmarshalTypeError does', () => {
   assert.equal(goJsonKind(1.5), 'number');
   assert.equal(goJsonKind(false), 'bool');
   assert.equal(goJsonKind(null), 'null');
+});
+
+test('the serializer\'s version/kind error names the cause, or the struct a non-object could not fill', () => {
+  assert.equal(versionKindError('unexpected end of JSON input'), "couldn't get version/kind; json parse error: unexpected end of JSON input");
+  assert.equal(notAnObjectVersionKindError([1]), 'couldn\'t get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }');
+  assert.match(notAnObjectVersionKindError(true), /cannot unmarshal bool into Go value of type struct/);
 });

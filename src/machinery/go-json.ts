@@ -206,3 +206,16 @@ export function goJsonKind(value: unknown): string {
   if (typeof value === 'boolean') return 'bool';
   return typeof value === 'object' ? 'object' : typeof value;
 }
+
+/** The struct Kubernetes' JSON serializer reads an object's apiVersion and kind into, first. */
+const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** Kubernetes' JSON serializer's error when it cannot read an object's apiVersion and kind: `cause` is why. */
+export function versionKindError(cause: string): string {
+  return `couldn't get version/kind; json parse error: ${cause}`;
+}
+
+/** That error for a document that is not a JSON object. */
+export function notAnObjectVersionKindError(value: unknown): string {
+  return versionKindError(`json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`);
+}

@@ -18,7 +18,7 @@ import { decodeBinaryBody } from '../server/codecs/body.ts';
 import { bodyMediaTypes } from '../server/codecs/media-types.ts';
 import { renamedGroupOf } from '../server/group-alias.ts';
 import { deepClone } from '../machinery/schema/walk.ts';
-import { goJsonKind } from '../machinery/go-json.ts';
+import { goJsonKind, notAnObjectVersionKindError, versionKindError } from '../machinery/go-json.ts';
 import { goQuote } from '../machinery/go-format.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
@@ -38,7 +38,6 @@ export interface ParsedBody {
 }
 
 /** The decoder apimachinery uses to read apiVersion and kind, as Go names its type in errors. */
-const FIND_KIND_TYPE = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 /** The scheme every built-in kind is registered in, as its "not registered" errors name it. */
 const SCHEME_NAME = 'pkg/api/legacyscheme/scheme.go:30';
 
@@ -58,7 +57,7 @@ export function parseBody(body: Buffer, mediaType: string, expectedKind: string,
     try {
       return parseJsonStrict(text);
     } catch (err) {
-      throw unrecognized(expectedKind, `couldn't get version/kind; json parse error: ${(err as Error).message}`, body);
+      throw unrecognized(expectedKind, versionKindError((err as Error).message), body);
     }
   }
   if (mediaType === 'application/yaml') {
@@ -123,7 +122,7 @@ function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersi
   for (const field of ['apiVersion', 'kind'] as const) {
     const v = raw[field];
     if (v !== undefined && v !== null && typeof v !== 'string') {
-      return { ok: false, stage: 'unrecognized', detail: `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string`, kind: '', version: '' };
+      return { ok: false, stage: 'unrecognized', detail: versionKindError(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field .${field} of type string`), kind: '', version: '' };
     }
   }
   const bodyKind = (raw.kind as string | null | undefined) || def.kind;
@@ -150,7 +149,7 @@ function resolveType(raw: Record<string, unknown>, def: KindDefinition, urlVersi
 function asObject(value: unknown, def: KindDefinition, body: Buffer | string): Record<string, unknown> {
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw unrecognized(def.kind, `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(value)} into Go value of type ${FIND_KIND_TYPE}`, body);
+    throw unrecognized(def.kind, notAnObjectVersionKindError(value), body);
   }
   return value as Record<string, unknown>;
 }
@@ -211,7 +210,7 @@ export function decodePatchedObject(patched: unknown, def: KindDefinition, urlVe
   let decoding = false;
   const shown = () => (copy !== undefined ? copy : decoding ? patchAgain!() : patched);
   if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
-    throw patchedObjectInvalid(shown(), `couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(patched)} into Go value of type ${FIND_KIND_TYPE}`);
+    throw patchedObjectInvalid(shown(), notAnObjectVersionKindError(patched));
   }
   const raw = patched as Record<string, unknown>;
   const type = resolveType(raw, def, urlVersion, () => JSON.stringify(shown()));

@@ -6,7 +6,7 @@ import YAML from '../../machinery/yaml.ts';
 import { fieldErrorText, invalid, notSupported, required, type FieldError } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { renamedGroupOf } from '../group-alias.ts';
-import { goJsonKind } from '../../machinery/go-json.ts';
+import { notAnObjectVersionKindError } from '../../machinery/go-json.ts';
 import { goQuote } from '../../machinery/go-format.ts';
 
 export const AUDIT_GROUP = 'audit.svc.io';
@@ -85,7 +85,7 @@ export function parseAuditPolicy(text: string): AuditPolicy {
   }
   // YAML null (an empty file too) unmarshals into the Policy without error, as json.Unmarshal does.
   if (doc === null) doc = {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: couldn't get version/kind; json parse error: json: cannot unmarshal ${goJsonKind(doc)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw new AuditPolicyError(`failed decoding: ${notAnObjectVersionKindError(doc)}`);
   const d = doc as Record<string, unknown>;
   const gvk = policyKindOf(d);
   if (!gvk.version) throw new AuditPolicyError(`failed decoding: Object 'apiVersion' is missing in '${text}'`);

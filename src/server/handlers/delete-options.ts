@@ -6,6 +6,7 @@ import type { FieldError } from '../../machinery/field-errors.ts';
 import { decodeObject } from '../../machinery/schema/decode.ts';
 import { cannotHandleMessage } from '../../machinery/schema/decode-errors.ts';
 import { parseBody } from '../../registry/decode-body.ts';
+import { notAnObjectVersionKindError } from '../../machinery/go-json.ts';
 import { goStringSliceLiteral, isPropagationPolicy, META_GROUP, PROPAGATION_VALUES, type PropagationPolicy, type QueryParams } from '../params.ts';
 
 const DeleteOptionsSchema = S.object({
@@ -42,7 +43,7 @@ function decodeDeleteOptionsBody(body: Buffer, mediaType: string): DeleteOptions
   const value = parsed.value;
   if (value === null) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
-    throw status.badRequest(`couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    throw status.badRequest(notAnObjectVersionKindError(value));
   }
   const kind = (value as { kind?: unknown }).kind;
   if (kind !== undefined && kind !== null && kind !== '' && kind !== 'DeleteOptions') throw status.badRequest('decoded object cannot be converted to DeleteOptions');
