@@ -7,6 +7,7 @@ import { goJsonKind, notAnObjectVersionKindError } from '../machinery/go-json.ts
 import { goQuote } from '../machinery/go-format.ts';
 import { isPlainObject } from '../machinery/schema/walk.ts';
 import type { UserInfoJson } from '../auth/user.ts';
+import { splitApiVersion } from '../machinery/group-version.ts';
 
 export const ADMISSION_GROUP = 'admission.svc.io';
 export const REVIEW_VERSIONS = ['v1', 'v1beta1'] as const;
@@ -67,11 +68,6 @@ function base64Bytes(field: string, v: unknown): Buffer | undefined {
   const bad = base64ErrorOffset(v);
   if (bad >= 0) throw new Error(base64ErrorText(bad));
   return Buffer.from(v, 'base64');
-}
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /**

@@ -16,6 +16,7 @@ import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/gc-finalizer
 import { controllerContext, isConflict, isNotFound, updateObject } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import { splitApiVersion } from '../machinery/group-version.ts';
 
 export interface OwnerReference {
   apiVersion: string;
@@ -67,10 +68,7 @@ export function ownerReferencesOf(obj: ApiObject): OwnerReference[] {
   return Array.isArray(refs) ? (refs as OwnerReference[]).filter((r) => r && typeof r.uid === 'string' && r.uid) : [];
 }
 
-function groupOf(apiVersion: string): string {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
-}
+const groupOf = (apiVersion: string) => splitApiVersion(apiVersion).group;
 
 const hasFinalizer = (obj: ApiObject, f: string) => Array.isArray(obj.metadata?.finalizers) && obj.metadata.finalizers.includes(f);
 /** Being deleted, with the dependents to be deleted first. */

@@ -20,6 +20,7 @@ import { renamedGroupOf } from '../server/group-alias.ts';
 import { deepClone } from '../machinery/schema/walk.ts';
 import { goJsonKind, notAnObjectVersionKindError, versionKindError } from '../machinery/go-json.ts';
 import { goQuote } from '../machinery/go-format.ts';
+import { parseGroupVersion } from '../machinery/group-version.ts';
 
 export const BODY_MEDIA_TYPES = ['application/json', 'application/yaml'];
 
@@ -102,15 +103,6 @@ type Resolution =
   | { ok: true; version: VersionDefinition; apiVersion: string }
   /** `unrecognized`: the type could not be read; `decode`: Go's decoder refused it (text in `detail`). */
   | { ok: false; stage: 'unrecognized' | 'decode'; detail: string; kind: string; version: string };
-
-/** Splits `group/version` as schema.ParseGroupVersion does; undefined for more than one slash. */
-function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
-  if (apiVersion === '') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: parts[0] };
-  if (parts.length === 2) return { group: parts[0], version: parts[1] };
-  return undefined;
-}
 
 /**
  * Reads apiVersion and kind the way the JSON serializer does: each defaults to the URL's when absent, a

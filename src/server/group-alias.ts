@@ -4,6 +4,7 @@
 // not a group of its own, and writes its answers in the name the client used. Discovery lists only the
 // renamed groups.
 import * as status from '../machinery/status.ts';
+import { splitApiVersion } from '../machinery/group-version.ts';
 
 const KUBERNETES_SUFFIX = '.k8s.io';
 const RENAMED_SUFFIX = '.svc.io';
@@ -16,11 +17,6 @@ export function renamedGroupOf(group: string): string | undefined {
 /** `rbac.authorization.svc.io` → `rbac.authorization.k8s.io`; undefined for a group that was not renamed. */
 export function kubernetesGroupOf(group: string): string | undefined {
   return group.endsWith(RENAMED_SUFFIX) ? group.slice(0, -RENAMED_SUFFIX.length) + KUBERNETES_SUFFIX : undefined;
-}
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
 /**

@@ -5,6 +5,7 @@ import {
 } from '../field-errors.ts';
 import { byteLength, isQualifiedName, isValidLabelValue, nameIsDNSLabel, regexError, type NameValidator } from './strings.ts';
 import { isGoPrintable } from '../go-format.ts';
+import { parseGroupVersion } from '../group-version.ts';
 
 // Loose input shapes: validation sees whatever the client sent, so every field may be missing.
 export interface OwnerReferenceInput {
@@ -111,15 +112,6 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
   }
   if (total > TotalAnnotationSizeLimitB) errs.push(tooLong(path, '', TotalAnnotationSizeLimitB));
   return errs;
-}
-
-/** Splits an apiVersion as schema.ParseGroupVersion does; undefined when it has more than one '/'. */
-function parseGroupVersion(apiVersion: string): { group: string; version: string } | undefined {
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: apiVersion };
-  if (parts.length === 2) return { group: parts[0], version: parts[1] };
-  return undefined;
 }
 
 function validateOwnerReference(ref: OwnerReferenceInput, path: string): FieldError[] {

@@ -7,6 +7,7 @@ import { fieldErrorText, invalid, notSupported, required, type FieldError } from
 import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
 import { renamedGroupOf } from '../group-alias.ts';
 import { notAnObjectVersionKindError } from '../../machinery/go-json.ts';
+import { splitApiVersion } from '../../machinery/group-version.ts';
 import { goQuote } from '../../machinery/go-format.ts';
 
 export const AUDIT_GROUP = 'audit.svc.io';
@@ -117,9 +118,7 @@ const INTERNAL_VERSION = '__internal';
  */
 function policyKindOf(d: Record<string, unknown>): { group: string; version: string; kind: string } {
   const apiVersion = typeof d.apiVersion === 'string' ? d.apiVersion : '';
-  const slash = apiVersion.indexOf('/');
-  let group = slash < 0 ? '' : apiVersion.slice(0, slash);
-  let version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+  let { group, version } = splitApiVersion(apiVersion);
   const kind = (typeof d.kind === 'string' && d.kind) || 'Policy';
   if (!version && (!group || group === AUDIT_GROUP)) {
     group = AUDIT_GROUP;
