@@ -6,8 +6,7 @@ import type { ComputedKindDefinition, ComputedSource } from '../computed-kind.ts
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
 import { withProto } from '../core/schema-helpers.ts';
-import { nameColumn } from '../meta/table.ts';
-import { createdAtColumn } from '../rbac/clusterrole.ts';
+import { nameColumn, createdAtColumn } from '../meta/table.ts';
 
 export const CustomResourceDefinitionSchema = S.object({
   apiVersion: S.string(),

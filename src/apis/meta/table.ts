@@ -66,6 +66,17 @@ export const nameColumn: TableColumn = {
   cell: (obj: ApiObject) => obj.metadata?.name ?? '',
 };
 
+/** How Go prints a zero metav1.Time in RFC 3339 (an object without creationTimestamp, such as a bookmark). */
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
+/** The creation time itself, not an age: RBAC roles and Kubernetes' default table (kinds without printers). */
+export const createdAtColumn: TableColumn = {
+  name: 'Created At',
+  type: 'date',
+  description: CREATION_TIMESTAMP_DESCRIPTION,
+  cell: (obj: ApiObject) => obj.metadata?.creationTimestamp ?? ZERO_TIME,
+};
+
 export const ageColumn: TableColumn = {
   name: 'Age',
   type: 'string',

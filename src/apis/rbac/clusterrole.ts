@@ -1,9 +1,9 @@
 // ClusterRole (rbac.authorization.svc.io/v1, cluster-scoped): policy rules referenced as a unit by role
 // bindings and cluster role bindings; an aggregation rule lets a controller fill `rules` from other roles.
-import type { KindDefinition, TableColumn } from '../kind.ts';
+import type { KindDefinition } from '../kind.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
-import { nameColumn, CREATION_TIMESTAMP_DESCRIPTION } from '../meta/table.ts';
+import { nameColumn, createdAtColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 import { GROUP, PolicyRule, AggregationRule, rulesErrors, aggregationRuleErrors, hasInvalidSelectorValue, rbacNameErrors } from './policy.ts';
 
@@ -14,14 +14,6 @@ export const ClusterRoleSchema = S.object({
   rules: S.list(PolicyRule, { proto: 2, listType: 'atomic', description: 'Rules holds all the PolicyRules for this ClusterRole' }),
   aggregationRule: { ...AggregationRule, description: 'AggregationRule is an optional field that describes how to build the Rules for this ClusterRole. If AggregationRule is set, then the Rules are controller managed and direct changes to Rules will be stomped by the controller.' },
 }, { ref: 'rbac.v1.ClusterRole', description: 'ClusterRole is a cluster level, logical grouping of PolicyRules that can be referenced as a unit by a RoleBinding or ClusterRoleBinding.' });
-
-/** Roles print their creation time, not an age. */
-export const createdAtColumn: TableColumn = {
-  name: 'Created At',
-  type: 'date',
-  description: CREATION_TIMESTAMP_DESCRIPTION,
-  cell: (o) => o.metadata?.creationTimestamp ?? '',
-};
 
 export const clusterRoleKind: KindDefinition = {
   group: GROUP,

@@ -3,10 +3,9 @@
 import type { KindDefinition } from '../kind.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
-import { nameColumn } from '../meta/table.ts';
+import { nameColumn, createdAtColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 import { GROUP, PolicyRule, rulesErrors, rbacNameErrors } from './policy.ts';
-import { createdAtColumn } from './clusterrole.ts';
 
 export const RoleSchema = S.object({
   apiVersion: S.string(),

@@ -5,10 +5,9 @@ import type { KindDefinition } from '../kind.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
-import { nameColumn } from '../meta/table.ts';
+import { nameColumn, createdAtColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, required } from '../../machinery/field-errors.ts';
-import { createdAtColumn } from '../rbac/clusterrole.ts';
 
 export const GROUP = 'storagemigration.svc.io';
 export const SUCCEEDED = 'Succeeded', FAILED = 'Failed', RUNNING = 'Running';

@@ -2,17 +2,11 @@
 // (PartialObjectMetadata) a Table row or a metadata client asks for.
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import type { TableColumn } from '../../apis/kind.ts';
-import { NAME_DESCRIPTION, CREATION_TIMESTAMP_DESCRIPTION } from '../../apis/meta/table.ts';
+import { nameColumn, createdAtColumn } from '../../apis/meta/table.ts';
 import type { ApiResource } from '../apis.ts';
 import type { Representation } from '../negotiate.ts';
 
-/** How Go prints a zero metav1.Time in RFC 3339 (an object without creationTimestamp, such as a bookmark). */
-const ZERO_TIME = '0001-01-01T00:00:00Z';
-
-const defaultColumns: TableColumn[] = [
-  { name: 'Name', type: 'string', format: 'name', description: NAME_DESCRIPTION, cell: (o) => o.metadata?.name ?? '' },
-  { name: 'Created At', type: 'date', description: CREATION_TIMESTAMP_DESCRIPTION, cell: (o) => o.metadata?.creationTimestamp ?? ZERO_TIME },
-];
+const defaultColumns: TableColumn[] = [nameColumn, createdAtColumn];
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
