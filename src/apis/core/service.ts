@@ -102,7 +102,8 @@ function externallyAccessible(spec: Obj): boolean {
   return spec.type === 'LoadBalancer' || spec.type === 'NodePort' || (spec.type === 'ClusterIP' && list(spec.externalIPs).length > 0);
 }
 
-function isHeadless(spec: Obj): boolean {
+/** A headless Service: clusterIPs is exactly ["None"] (validation refuses "None" beside an address). */
+export function isHeadless(spec: Obj): boolean {
   const ips = list<string>(spec.clusterIPs);
   return ips.length === 1 && ips[0] === 'None';
 }

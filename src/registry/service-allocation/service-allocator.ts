@@ -11,7 +11,7 @@ import { type FieldError, invalid } from '../../machinery/field-errors.ts';
 import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { parseIP, ipFamilyOf } from '../../machinery/validation/strings.ts';
-import { clusterIPErrors, needsHealthCheckNodePort, needsNodePort } from '../../apis/core/service.ts';
+import { clusterIPErrors, isHeadless, needsHealthCheckNodePort, needsNodePort } from '../../apis/core/service.ts';
 import { type ServiceIPRange, formatIP } from './ip-range.ts';
 import { type PortRange, formatPortRange, portRangeContains } from './port-range.ts';
 import { Bitmap, StoredRange, SERVICE_IPS_KEY, SERVICE_NODE_PORTS_KEY, findFree, ipRangeOffset, portRangeOffset } from './stored-range.ts';
@@ -438,11 +438,6 @@ function collectNodePorts(spec: Obj): number[] {
   const ports = list(spec.ports).map((p) => p.nodePort).filter((n): n is number => typeof n === 'number' && n > 0);
   if (typeof spec.healthCheckNodePort === 'number' && spec.healthCheckNodePort > 0) ports.push(spec.healthCheckNodePort);
   return ports;
-}
-
-function isHeadless(spec: Obj): boolean {
-  const ips = list<string>(spec.clusterIPs);
-  return ips.length > 0 && ips[0] === 'None';
 }
 
 const sameList = (a: unknown, b: unknown): boolean => deepEqual(list(a), list(b));
