@@ -478,7 +478,8 @@ export function parseIP(s: string): IPBytes | undefined {
 }
 
 /** The 4-byte form of an IPv4 or IPv4-mapped IPv6 address (Go's IP.To4). */
-function to4(ip: IPBytes): IPBytes | undefined {
+/** The IPv4 address of a 4-byte or IPv4-mapped IPv6 address, as Go's net.IP.To4; undefined for any other. */
+export function to4(ip: IPBytes): IPBytes | undefined {
   if (ip.length === 4) return ip;
   for (let i = 0; i < 10; i++) if (ip[i] !== 0) return undefined;
   if (ip[10] !== 0xff || ip[11] !== 0xff) return undefined;

@@ -1,7 +1,7 @@
 // The service cluster IP range (--service-cluster-ip-range): which addresses the allocator hands out, as
 // Kubernetes' bitmap IP allocator numbers them. Offset 0 is the address after the network address; an
 // IPv4 range leaves out its broadcast address, and an IPv6 range is cut to its first 65536 addresses.
-import { parseCIDR, parseIP } from '../../machinery/validation/strings.ts';
+import { parseCIDR, parseIP, to4 } from '../../machinery/validation/strings.ts';
 
 export type IPFamily = 'IPv4' | 'IPv6';
 
@@ -73,17 +73,9 @@ export function parseServiceIPRange(text: string): ServiceIPRange {
 
 /** The address in the range's width: IPv4-mapped IPv6 addresses count as IPv4, as Go's To4 does. */
 function sameFamilyBytes(ip: Uint8Array, width: number): Uint8Array | undefined {
-  if (ip.length === width) {
-    if (width === 16 && isV4Mapped(ip)) return undefined;
-    return ip;
-  }
-  if (width === 4 && ip.length === 16 && isV4Mapped(ip)) return ip.slice(12);
-  return undefined;
-}
-
-function isV4Mapped(ip: Uint8Array): boolean {
-  for (let i = 0; i < 10; i++) if (ip[i] !== 0) return false;
-  return ip[10] === 0xff && ip[11] === 0xff;
+  const v4 = to4(ip);
+  if (width === 4) return v4;
+  return ip.length === 16 && !v4 ? ip : undefined;
 }
 
 function toBigInt(bytes: Uint8Array): bigint {
@@ -103,8 +95,8 @@ function fromBigInt(n: bigint, width: number): Uint8Array {
 
 /** An address as Go's net.IP.String prints it: dotted IPv4, RFC 5952 IPv6 (longest zero run as `::`). */
 export function formatIP(bytes: Uint8Array): string {
-  if (bytes.length === 4) return Array.from(bytes).join('.');
-  if (isV4Mapped(bytes)) return Array.from(bytes.slice(12)).join('.');
+  const v4 = to4(bytes);
+  if (v4) return Array.from(v4).join('.');
   const groups: number[] = [];
   for (let i = 0; i < 16; i += 2) groups.push((bytes[i] << 8) | bytes[i + 1]);
   let bestStart = -1, bestLen = 0;
