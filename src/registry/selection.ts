@@ -19,8 +19,11 @@ export interface Selection {
   filtered: boolean;
   /** The one name a `metadata.name=X` requirement pins, if any: lists and watches of one object. */
   name?: string;
-  matches(obj: CachedObject): boolean;
+  matches(obj: Selectable): boolean;
 }
+
+/** What a selection reads of an object: a cached one, or one made on a read (a computed kind's). */
+export type Selectable = Pick<CachedObject, 'name' | 'namespace' | 'object'> & { meta?: CachedObject['meta'] };
 
 /** The field getters of a kind: metadata.name, metadata.namespace and the kind's own. */
 export function fieldGetters(def: KindDefinition): Record<string, (obj: ApiObject) => string> {
@@ -82,7 +85,7 @@ export function buildSelection(def: KindDefinition, namespace: string, parsed: P
     namespace,
     filtered: !!(labels || f),
     name: pinned,
-    matches(obj: CachedObject): boolean {
+    matches(obj: Selectable): boolean {
       if (pinned !== undefined && obj.name !== pinned) return false;
       if (scoped && obj.namespace !== scoped) return false;
       // The cache keeps labels beside the JSON: a label selector parses no object.

@@ -5,7 +5,6 @@ import type { ApiObject } from '../../apis/meta/v1.ts';
 import { apiVersionOf } from '../../apis/kind.ts';
 import * as status from '../../machinery/status.ts';
 import { buildSelection, parseSelectors } from '../../registry/selection.ts';
-import type { CachedObject } from '../../storage/cache.ts';
 import type { ComputedResource } from '../apis.ts';
 import { negotiate } from '../negotiate.ts';
 import { parseQuery } from '../params.ts';
@@ -61,7 +60,7 @@ async function answer(served: ComputedResource, alias: GroupAlias | undefined, r
   }
 
   const selection = buildSelection(def, '', parseSelectors(params.labelSelector, params.fieldSelector));
-  const items = (await source.list()).filter((o) => selection.matches({ name: o.metadata?.name ?? '', namespace: '', object: o } as unknown as CachedObject));
+  const items = (await source.list()).filter((o) => selection.matches({ name: o.metadata?.name ?? '', namespace: '', object: o }));
   if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, items, params.includeObject, rep, listMeta), {}, params.pretty);
   if (rep.as === 'PartialObjectMetadataList' || rep.as === 'PartialObjectMetadata') {
     return sendObject(res, 200, rep, partialMetadataList(items, rep, listMeta), {}, params.pretty);
