@@ -118,6 +118,29 @@ describe('EtcdStorage', () => {
     assert.ok(rec.errors[0] instanceof StoreUnavailableError);
   });
 
+  it('ends its watch calls on etcd when it closes, also those of watches that ended before', async () => {
+    const watchStreams = async () => {
+      const metrics = await (await fetch(`${etcd.endpoints[0]}/metrics`)).text();
+      return Number(/^etcd_debugging_mvcc_watch_stream_total (\d+)$/m.exec(metrics)![1]);
+    };
+    const before = await watchStreams();
+    const storage = await open();
+    const rec = new RecordingListener();
+    const handle = storage.watch('/registry/', await storage.currentRevision(), rec);
+    await storage.create('/registry/a', '1');
+    await waitUntil(() => rec.events.length > 0, 'the watch to deliver');
+    // As a watch cache stops its watch before the store closes: etcd keeps a half-closed call open.
+    handle.cancel();
+    assert.ok(await watchStreams() > before);
+    await storage.close();
+    let left = await watchStreams();
+    for (let i = 0; i < 300 && left > before; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      left = await watchStreams();
+    }
+    assert.equal(left, before, 'no watch call left open on etcd');
+  });
+
   it('ends open watches with StoreUnavailableError on close', async () => {
     const storage = await open();
     const rec = new RecordingListener();

@@ -81,6 +81,8 @@ export class EtcdStorage implements Storage {
   readonly #readyTimeoutMs: number;
   readonly #watchResumeTimeoutMs: number;
   readonly #watches = new Set<EtcdWatch>();
+  /** Watch calls not yet over, including those a finished watch half-closed: etcd keeps them open. */
+  readonly #watchCalls = new Set<WatchStream>();
   #knownCompacted = 0;
   /** The etcd version once a member has told it. */
   #version: string | undefined;
@@ -249,7 +251,7 @@ export class EtcdStorage implements Storage {
       etcdRangeEnd: etcdRangeEnd(etcdPrefix),
       afterRevision: Math.max(0, afterRevision),
       listener,
-      openStream: () => this.#client.watchClient.watch() as Promise<WatchStream>,
+      openStream: () => this.#openWatchCall(),
       resumeTimeoutMs: this.#watchResumeTimeoutMs,
       progressRequestsSafe: () => this.#progressRequestsSafe,
       onCompacted: (revision) => this.#learnCompacted(revision),
@@ -287,7 +289,21 @@ export class EtcdStorage implements Storage {
     if (this.#closed) return;
     this.#closed = true;
     for (const watch of [...this.#watches]) watch.fail(closedError());
+    // The client's connection, and with it the process, lasts as long as any call on it.
+    for (const call of this.#watchCalls) {
+      call.on('error', () => {});
+      call.cancel();
+    }
     this.#client.close();
+  }
+
+  async #openWatchCall(): Promise<WatchStream> {
+    const call = await (this.#client.watchClient.watch() as Promise<WatchStream>);
+    this.#watchCalls.add(call);
+    const over = () => this.#watchCalls.delete(call);
+    call.on('end', over);
+    call.on('error', over);
+    return call;
   }
 
   // ---- helpers ----
