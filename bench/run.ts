@@ -10,7 +10,7 @@ import { onExitCleanup, stopAllChildren } from './lib/children.ts';
 import { machineInfo, loadAverage } from './lib/machine.ts';
 import { computeRatios } from './lib/figures.ts';
 import { figureTable, ratioTable, targetRows, markdown, type RunReport } from './lib/report.ts';
-import { capstanAvailable } from './lib/capstan-server.ts';
+import { buildCapstanBundle, capstanAvailable } from './lib/capstan-server.ts';
 import { floorSuite } from './suites/floor.ts';
 import { etcdSuite } from './suites/etcd.ts';
 import { readyEmptySuite, startServerSuite, storedSuite } from './suites/startup.ts';
@@ -75,7 +75,8 @@ async function main(): Promise<number> {
   };
 
   const capstan = capstanAvailable(REPO_ROOT);
-  if (!capstan) ctx.note('Capstan is not runnable yet (src/cli.ts is missing): only the floor and raw etcd were measured');
+  if (!capstan) ctx.note('Capstan is not runnable yet (src/cli.ts or bin/capstan.js is missing): only the floor and raw etcd were measured');
+  if (capstan) await step('Capstan bundle', async () => buildCapstanBundle(REPO_ROOT));
   if (capstan) await step('Capstan start-up, empty', readyEmptySuite);
   if (capstan) await step('Capstan startServer()', startServerSuite);
   await step('HTTP floor', floorSuite);

@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Error: ${(err as Error).message}\n`);
     return 2;
   }
-  const [{ startServer }, { pino }, { startMemoryTrim }] = await Promise.all([import('./server/server.ts'), import('pino'), import('./server/memory-trim.ts')]);
+  const [{ startServer }, { default: pino }, { startMemoryTrim }] = await Promise.all([import('./server/server.ts'), import('pino'), import('./server/memory-trim.ts')]);
   // Structured JSON lines on stderr; the server's messages are operational information.
   const logger = pino({ level: logLevel, base: { component: 'capstan' } }, pino.destination(2));
   const log = (line: string) => logger.info(line);

@@ -11,10 +11,10 @@ export interface ServeProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs `<node> <script> serve --data-dir DIR --secure-port 0` (by default this Node and the CLI). */
-export function serveProcess(dataDir: string, opts: { node?: string; script?: string } = {}): Promise<ServeProcess> {
-  const args = [opts.script ?? CLI, 'serve', '--data-dir', dataDir, '--secure-port', '0'];
-  const child = spawn(opts.node ?? process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `<node> <script> serve --data-dir DIR --secure-port 0 [args]` (by default this Node and the CLI). */
+export function serveProcess(dataDir: string, opts: { node?: string; script?: string; args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<ServeProcess> {
+  const args = [opts.script ?? CLI, 'serve', '--data-dir', dataDir, '--secure-port', '0', ...(opts.args ?? [])];
+  const child = spawn(opts.node ?? process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let out = '';
