@@ -22,13 +22,23 @@ export function aggregatedRules(target: ClusterRole, all: readonly ClusterRole[]
   for (const name of [...selected.keys()].sort()) {
     if (name === target.metadata.name) continue;
     for (const r of selected.get(name)!.rules ?? []) {
-      const key = canonicalText(r);
+      const key = ruleText(r);
       if (taken.has(key)) continue;
       taken.add(key);
       rules.push(r);
     }
   }
   return rules;
+}
+
+/** Aggregation reads the same rule objects again on every pass and for every aggregated role that selects
+ *  their role (the first start settles the whole default policy), so each rule's text is made once. */
+const ruleTexts = new WeakMap<object, string>();
+
+function ruleText(rule: PolicyRule): string {
+  let text = ruleTexts.get(rule);
+  if (text === undefined) ruleTexts.set(rule, text = canonicalText(rule));
+  return text;
 }
 
 /** JSON with object keys sorted and undefined members left out: equal texts for values deepEqual finds equal. */
