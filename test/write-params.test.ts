@@ -41,10 +41,12 @@ describe('write query parameters', () => {
   });
 
   it('booleans read as Go reads them: only 0, f and false are false', async () => {
-    const pretty = await call(s, 'POST', `${CM}?pretty=yes&dryRun=All`, { metadata: { name: 'p3' } });
+    // pretty alone is read by strconv.ParseBool (isPrettyPrint): a value it cannot parse is false.
+    const pretty = await call(s, 'POST', `${CM}?pretty=T&dryRun=All`, { metadata: { name: 'p3' } });
     assert.match(pretty.body, /^\{\n {2}"kind"/);
     const plain = await call(s, 'POST', `${CM}?pretty=FALSE&dryRun=All`, { metadata: { name: 'p3' } });
     assert.match(plain.body, /^\{"kind"/);
+    assert.match((await call(s, 'POST', `${CM}?pretty=yes&dryRun=All`, { metadata: { name: 'p3' } })).body, /^\{"kind"/);
   });
 
   it('an unknown value of an enumerated parameter is 400 and writes nothing', async () => {

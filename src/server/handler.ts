@@ -3,7 +3,7 @@
 // metrics, resources). Authentication, impersonation and authorization are access control's (admit); the
 // audit stage records what they found (the policy sees the authenticated user) and the answer.
 import type { TLSSocket } from 'node:tls';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Storage } from '../storage/interface.ts';
 import type { UserInfo } from '../apis/kind.ts';
 import * as status from '../machinery/status.ts';
@@ -65,6 +65,12 @@ export function buildHandler(deps: HandlerDeps) {
   };
 }
 
+/** The client's Audit-ID, or a new one. */
+function auditIdOf(req: Request): string {
+  const given = req.headers['audit-id'];
+  return typeof given === 'string' && given ? given : randomUUID();
+}
+
 function answered(deps: HandlerDeps, req: Request, res: Response, state: RequestState): void {
   if (state.admitted?.isResourceRequest) deps.metrics?.recordRequest(req, state.admitted, res.statusCode);
 }
@@ -82,6 +88,8 @@ async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: str
   // Authentication, impersonation and authorization: a refused request ends here with a 401 or 403. The
   // audit policy is evaluated once they are done (or failed), on what they found.
   const audit = deps.auditor?.begin(req, res, info);
+  // As Kubernetes' WithAuditInit, every answer carries an audit ID, also on a server that writes no audit log.
+  if (!audit) res.setHeader('Audit-ID', auditIdOf(req));
   state.audit = audit;
   let user: UserInfo;
   try {

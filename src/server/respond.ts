@@ -6,6 +6,7 @@ import { StoreUnavailableError } from '../storage/interface.ts';
 import { negotiate, type Representation } from './negotiate.ts';
 import { encodeJsonTextResponse, encodeResponse } from './codecs/response.ts';
 import { gzip, shouldCompress } from './codecs/gzip.ts';
+import { isPrettyPrint } from './pretty-print.ts';
 
 export type Request = IncomingMessage | Http2ServerRequest;
 export type Response = ServerResponse | Http2ServerResponse;
@@ -53,18 +54,25 @@ export function send(res: Response, code: number, contentType: string, body: str
   res.end(body);
 }
 
+/** Indented JSON: asked for in the Accept header (`;pretty=1`), or by the request as Kubernetes reads it. */
+function prettyFor(res: Response, rep: RepresentationLike): boolean {
+  if ((rep as Representation).pretty) return true;
+  const req = requestOf(res);
+  return !!req && isPrettyPrint(req.url, req.headers);
+}
+
 function requestOf(res: Response): Request | undefined {
   return (res as { req?: Request }).req;
 }
 
 /** Writes a JSON text (already encoded) in the negotiated media type. */
 export function sendJsonText(res: Response, code: number, rep: RepresentationLike, json: string, headers: Record<string, string | string[]> = {}, pretty = false): void {
-  const encoded = encodeJsonTextResponse(json, rep, pretty || !!(rep as Representation).pretty);
+  const encoded = encodeJsonTextResponse(json, rep, pretty || prettyFor(res, rep));
   send(res, code, encoded.contentType, encoded.body, headers);
 }
 
 export function sendObject(res: Response, code: number, rep: RepresentationLike, obj: unknown, headers: Record<string, string | string[]> = {}, pretty = false): void {
-  const encoded = encodeResponse(obj, rep, pretty || !!(rep as Representation).pretty);
+  const encoded = encodeResponse(obj, rep, pretty || prettyFor(res, rep));
   send(res, code, encoded.contentType, encoded.body, headers);
 }
 
@@ -85,7 +93,8 @@ export function sendError(res: Response, err: unknown, rep?: RepresentationLike)
   const body = e.toStatus();
   let encoded;
   try {
-    encoded = encodeResponse(body, rep ?? errorRepresentation(res));
+    const errorRep = rep ?? errorRepresentation(res);
+    encoded = encodeResponse(body, errorRep, prettyFor(res, errorRep));
   } catch {
     encoded = encodeResponse(body, { mediaType: 'application/json' });
   }

@@ -39,7 +39,7 @@ export function encodeResponse(obj: unknown, rep: Pick<Representation, 'mediaTyp
       return { contentType: CBOR_TYPE, body: encodeCborValue(obj, builtInTypes().schemaFor(apiVersion, kind)) };
     }
     default:
-      return { contentType: JSON_TYPE, body: pretty ? JSON.stringify(obj, null, 2) + '\n' : JSON.stringify(obj) };
+      return { contentType: JSON_TYPE, body: pretty ? JSON.stringify(obj, null, 2) : JSON.stringify(obj) };
   }
 }
 

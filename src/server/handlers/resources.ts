@@ -26,6 +26,8 @@ import { serverSideApply } from './apply.ts';
 import { updateTracker } from '../../machinery/apply/kind-scope.ts';
 import { managerOrUserAgent } from '../../machinery/apply/field-manager.ts';
 import { deepClone } from '../../machinery/schema/walk.ts';
+import { isValidPathSegmentName } from '../../machinery/validation/strings.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 
 export interface ResourceHandlerDeps {
   surface: ApiSurface;
@@ -42,6 +44,8 @@ export async function handleResource(deps: ResourceHandlerDeps, req: Request, re
   return inClientGroup(info, (alias) => serveResource(deps, alias ? { ...found, alias } : found, req, res, info, query, user));
 }
 
+const ITEM_VERBS = new Set(['get', 'update', 'patch', 'delete']);
+
 async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: RequestContext['user']): Promise<void> {
   const { def } = served;
   const sub = info.subresource;
@@ -50,6 +54,11 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
   if (sub === 'status' && !def.status) throw status.pathNotFound();
   if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw status.pathNotFound();
   const namespace = def.namespaced ? info.namespace : '';
+  // The registry's key function refuses a name that cannot be a path segment before it reads or writes.
+  if (info.name && ITEM_VERBS.has(info.verb)) {
+    const errs = isValidPathSegmentName(info.name);
+    if (errs.length) throw status.badRequest(`Name parameter invalid: ${goQuote(info.name)}: ${errs.join(';')}`);
+  }
   const params = parseQuery(query, info.verb);
   const ctx: RequestContext = { user, version: info.apiVersion, subresource: sub, dryRun: params.dryRun, warnings: [] };
   bindRequestAudit(ctx, req);

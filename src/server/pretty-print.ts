@@ -1,0 +1,23 @@
+// Whether a JSON answer is indented, as Kubernetes decides it (isPrettyPrint in the apiserver's negotiation):
+// a non-empty `pretty` query parameter decides by strconv.ParseBool (a value it cannot parse means no);
+// without one, browsers and command-line HTTP tools (User-Agent curl, Wget or Mozilla/5.0) get indented JSON.
+import type { IncomingHttpHeaders } from 'node:http';
+
+const TRUE_SPELLINGS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const HUMAN_AGENTS = ['curl', 'Wget', 'Mozilla/5.0'];
+
+export function isPrettyPrint(url: string | undefined, headers: IncomingHttpHeaders): boolean {
+  const q = url?.indexOf('?') ?? -1;
+  // Most requests have no `pretty`: skip parsing their query.
+  if (q >= 0 && url!.includes('pretty', q)) {
+    const pretty = new URLSearchParams(url!.slice(q + 1)).get('pretty');
+    if (pretty) return parsesTrue(pretty);
+  }
+  const agent = headers['user-agent'];
+  return typeof agent === 'string' && HUMAN_AGENTS.some((prefix) => agent.startsWith(prefix));
+}
+
+/** strconv.ParseBool's true spellings; anything else, an unparsable value included, is false. */
+export function parsesTrue(value: string): boolean {
+  return TRUE_SPELLINGS.has(value);
+}
