@@ -58,4 +58,16 @@ describe('conformance sweep 4: protocol', () => {
     assert.equal(ns.status, 400, ns.body);
     assert.equal(ns.json().message, `Name parameter invalid: "a%b": may not contain '%'`);
   });
+
+  it('a create that carries a resourceVersion is a 500 without a reason, as Kubernetes\' storage leaks it', async () => {
+    const r = await s.request('POST', CM, { body: json({ metadata: { name: 'with-rv', resourceVersion: '5' } }) });
+    assert.equal(r.status, 500);
+    assert.deepEqual(r.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'resourceVersion should not be set on objects to be created', code: 500 });
+    assert.equal((await s.request('GET', `${CM}/with-rv`)).status, 404);
+    // A version that does not parse as a uint64 (or is 0) is dropped; a dry run does not reach the check.
+    assert.equal((await s.request('POST', `${CM}?dryRun=All`, { body: json({ metadata: { name: 'with-rv', resourceVersion: '5' } }) })).status, 201);
+    const created = await s.request('POST', CM, { body: json({ metadata: { name: 'with-rv', resourceVersion: '-1' } }) });
+    assert.equal(created.status, 201, created.body);
+    assert.notEqual(created.json().metadata.resourceVersion, '-1');
+  });
 });

@@ -321,3 +321,19 @@ test('a transform that hands the same object to a retry still gets the 409 for i
     gadgets.cache.stop();
   }
 });
+
+test('a client\'s create carrying a resourceVersion is a reasonless 500 and writes nothing, unless the version does not parse as one', async () => {
+  const withVersion = (name: string, resourceVersion: string) => widget(name, {}, { metadata: { name, resourceVersion } });
+  const refused = await statusError(store.create('ns', withVersion('rv1', '5'), { ctx: ctx(), dryRun: false, refuseResourceVersion: true }));
+  assert.deepEqual(refused.toStatus(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'resourceVersion should not be set on objects to be created', code: 500 });
+  assert.equal(store.current('ns', 'rv1'), undefined);
+  assert.equal((await storage.get(store.key('ns', 'rv1'))).kv, undefined);
+  // strconv.ParseUint fails or answers 0: the version is dropped and the create goes through.
+  for (const [name, rv] of [['rv2', '0'], ['rv3', '-1'], ['rv4', 'abc'], ['rv5', '+7'], ['rv6', '']]) {
+    const r = await store.create('ns', withVersion(name, rv), { ctx: ctx(), dryRun: false, refuseResourceVersion: true });
+    assert.notEqual(r.object.metadata.resourceVersion, rv);
+  }
+  // A dry run never reaches storage's check; callers inside the server are not refused.
+  assert.equal((await store.create('ns', withVersion('rv7', '5'), { ctx: ctx(), dryRun: true, refuseResourceVersion: true })).object.metadata.resourceVersion, undefined);
+  assert.ok((await store.create('ns', withVersion('rv8', '5'), { ctx: ctx(), dryRun: false })).object.metadata.resourceVersion);
+});

@@ -33,6 +33,8 @@ export interface WriteOptions {
   /** Validating admission of the object as it will be written (defaulted, prepared, validated by the kind);
    *  `old` is absent on create. Answers nothing when there is nothing to wait for. */
   validateAdmission?(obj: ApiObject, old: ApiObject | undefined): Promise<void> | undefined;
+  /** A create from a client: one that carries a resourceVersion fails as Kubernetes' storage fails it. */
+  refuseResourceVersion?: boolean;
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -170,6 +172,7 @@ export class ResourceStore {
   async create(namespace: string, obj: ApiObject, opts: WriteOptions): Promise<WriteResult> {
     if (obj.metadata === null || typeof obj.metadata !== 'object') obj.metadata = {};
     const meta = obj.metadata;
+    const versionSet = !!opts.refuseResourceVersion && setsResourceVersion(meta.resourceVersion);
     if (this.def.namespaced) meta.namespace = namespace; else delete meta.namespace;
     for (const f of ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'resourceVersion'] as const) delete meta[f];
     meta.uid = randomUUID();
@@ -186,11 +189,11 @@ export class ResourceStore {
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, undefined);
     const finish = await this.hooks.beginCreate?.(obj, opts.dryRun);
-    return settling(finish, () => this.createPrepared(namespace, obj, opts, generate), () => true);
+    return settling(finish, () => this.createPrepared(namespace, obj, opts, generate, versionSet), () => true);
   }
 
   /** The rest of create, once defaulted and past the kind's begin hook. */
-  private async createPrepared(namespace: string, obj: ApiObject, opts: WriteOptions, generate: boolean): Promise<WriteResult> {
+  private async createPrepared(namespace: string, obj: ApiObject, opts: WriteOptions, generate: boolean, versionSet: boolean): Promise<WriteResult> {
     const meta = obj.metadata!;
     this.def.prepareForCreate?.(obj, opts.ctx);
     this.throwIfInvalid(obj, [
@@ -202,6 +205,9 @@ export class ResourceStore {
     this.def.decorate?.(obj);
     const admitted = opts.validateAdmission?.(obj, undefined);
     if (admitted) await admitted;
+    // Kubernetes' storage refuses it before it looks for the key (a dry run never reaches that check): an
+    // error that is no Status, so a 500 without a reason.
+    if (versionSet && !opts.dryRun) throw new status.StatusError(500, '', 'resourceVersion should not be set on objects to be created');
 
     for (let attempt = 1; ; attempt++) {
       const key = this.key(namespace, meta.name!);
@@ -639,4 +645,10 @@ function specChanged(a: ApiObject, b: ApiObject, statusFields: string[]): boolea
     if (!deepEqual(a[k], b[k])) return true;
   }
   return false;
+}
+
+/** Whether a client's resourceVersion counts as set: Kubernetes' versioner parses it as a uint64, and one it
+ *  cannot parse, or 0, lets the create through. */
+function setsResourceVersion(rv: unknown): boolean {
+  return typeof rv === 'string' && /^[0-9]+$/.test(rv) && BigInt(rv) > 0n && BigInt(rv) < 2n ** 64n;
 }

@@ -186,7 +186,7 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
   const attrs: AdmissionAttributes = { operation: 'CREATE', served, namespace, name: object.metadata.name ?? '', object, ctx, options: writeOptions('CreateOptions', params) };
   await deps.admission.admit(attrs);
   const result = await served.store.create(namespace, object, {
-    ctx, dryRun: params.dryRun, trackFields: fieldTracker(served, req, params, ''),
+    ctx, dryRun: params.dryRun, trackFields: fieldTracker(served, req, params, ''), refuseResourceVersion: true,
     validateAdmission: (obj) => deps.admission.validates ? deps.admission.validate({ ...attrs, object: obj }) : undefined,
   });
   const enc = encodeFor(served, result);
