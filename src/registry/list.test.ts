@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeContinue, decodeContinue, validateListOptions, requestedResourceVersion } from './list.ts';
 import { StatusError } from '../machinery/status.ts';
+import { featureGates } from '../config/feature-gates.ts';
 
 const refusal = (fn: () => unknown) => {
   try { fn(); } catch (err) { if (err instanceof StatusError) return { code: err.code, message: err.message }; throw err; }
@@ -53,6 +54,18 @@ describe('ListOptions validation', () => {
   it('lists an unsupported match with every supported value, the empty one included', () => {
     assert.equal(refusal(() => validateListOptions({ resourceVersion: '5', resourceVersionMatch: 'Newest' })).message, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""');
     assert.equal(refusal(() => validateListOptions({ watch: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan', continue: 'x' })).message, 'ListOptions.meta.svc.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided');
+  });
+
+  it('a streaming list needs the WatchList feature', () => {
+    const saved = featureGates.snapshot();
+    try {
+      featureGates.set({ WatchList: false });
+      assert.equal(refusal(() => validateListOptions({ watch: true, sendInitialEvents: true, resourceVersionMatch: 'NotOlderThan' })).message, 'ListOptions.meta.svc.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled');
+      assert.equal(refusal(() => validateListOptions({ watch: true, sendInitialEvents: false })).message, 'ListOptions.meta.svc.io "" is invalid: [resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan, sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled]');
+      assert.doesNotThrow(() => validateListOptions({ watch: true, resourceVersion: '7' }));
+    } finally {
+      featureGates.reset(saved);
+    }
   });
 });
 

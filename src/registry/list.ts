@@ -9,6 +9,7 @@ import { buildSelection, parseSelectors, type Selection } from './selection.ts';
 import * as status from '../machinery/status.ts';
 import { forbidden as fieldForbidden, notSupported, type FieldError } from '../machinery/field-errors.ts';
 import { goJsonKind, goJsonObjectError } from '../machinery/go-json.ts';
+import { featureGates } from '../config/feature-gates.ts';
 
 export interface ListOptions {
   labelSelector?: string;
@@ -40,13 +41,14 @@ const CONTINUE_VERSION = 'meta.svc.io/v1';
 const EXPIRED_LIST = 'The resourceVersion for the provided list is too old.';
 const INCONSISTENT_CONTINUE = 'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
 
-/** 422 on ListOptions, as Kubernetes validates list and watch options (with the WatchList feature on). */
+/** 422 on ListOptions, as Kubernetes validates list and watch options (streaming lists need the WatchList feature). */
 export function validateListOptions(opts: ListOptions): void {
   const errs: FieldError[] = [];
   const rvm = opts.resourceVersionMatch ?? '';
   if (opts.watch) {
-    if (opts.sendInitialEvents !== undefined && rvm !== 'NotOlderThan') {
-      errs.push(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+    if (opts.sendInitialEvents !== undefined) {
+      if (rvm !== 'NotOlderThan') errs.push(fieldForbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+      if (!featureGates.enabled('WatchList')) errs.push(fieldForbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled'));
     }
     if (rvm) {
       if (opts.sendInitialEvents === undefined) errs.push(fieldForbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
