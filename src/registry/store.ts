@@ -18,7 +18,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/valid
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { dropEmptyMetadata } from '../machinery/omit-empty.ts';
-import { validateStructure } from '../machinery/schema/validate.ts';
+import { uncoveredStructuralErrors, validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
 import { revisionNow } from '../storage/revision-now.ts';
@@ -196,11 +196,11 @@ export class ResourceStore {
   private async createPrepared(namespace: string, obj: ApiObject, opts: WriteOptions, generate: boolean, versionSet: boolean): Promise<WriteResult> {
     const meta = obj.metadata!;
     this.def.prepareForCreate?.(obj, opts.ctx);
-    this.throwIfInvalid(obj, [
-      ...validateObjectMeta(meta, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
-      ...validateStructure(obj, this.storageSchema),
-      ...(this.def.validate?.(obj, opts.ctx) ?? []),
-    ]);
+    this.throwIfInvalid(obj, validateOrdered(
+      validateObjectMeta(meta, { namespaced: this.def.namespaced, nameFn: this.nameFn }),
+      validateStructure(obj, this.storageSchema),
+      this.def.validate?.(obj, opts.ctx) ?? [],
+    ));
     this.def.canonicalize?.(obj);
     this.def.decorate?.(obj);
     const admitted = opts.validateAdmission?.(obj, undefined);
@@ -313,12 +313,11 @@ export class ResourceStore {
 
   /** The rest of an update attempt, once prepared and past the kind's begin hook. */
   private async writeUpdate(namespace: string, current: CachedObject, obj: ApiObject, old: ApiObject, opts: UpdateOptions): Promise<Retry | { result: WriteResult; unchanged: boolean }> {
-    this.throwIfInvalid(obj, [
-      ...validateObjectMetaUpdate(obj.metadata, old.metadata),
-      ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn, updateChecked: true }),
-      ...validateStructure(obj, this.storageSchema),
-      ...(this.def.validateUpdate?.(obj, old, opts.ctx) ?? []),
-    ]);
+    this.throwIfInvalid(obj, validateOrdered(
+      [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn, updateChecked: true })],
+      validateStructure(obj, this.storageSchema),
+      this.def.validateUpdate?.(obj, old, opts.ctx) ?? [],
+    ));
     this.def.canonicalize?.(obj);
     this.def.decorate?.(obj);
     const admitted = opts.validateAdmission?.(obj, old);
@@ -602,6 +601,11 @@ async function settling<T>(finish: FinishWrite | undefined, write: () => Promise
   } finally {
     await finish(ok);
   }
+}
+
+/** ObjectMeta's errors, then the schema's the others leave standing, then the kind's. */
+function validateOrdered(meta: FieldError[], structural: FieldError[], kind: FieldError[]): FieldError[] {
+  return [...meta, ...uncoveredStructuralErrors(structural, [...meta, ...kind]), ...kind];
 }
 
 function writeResult(served: CachedObject, created: boolean): WriteResult {

@@ -163,11 +163,14 @@ function portErrors(spec: Obj): FieldError[] {
       if (names.has(p.name)) errs.push(duplicate(child(at, 'name'), p.name));
       else names.add(p.name);
     }
-    if (typeof p.port === 'number') for (const m of isValidPortNum(p.port)) errs.push(invalid(child(at, 'port'), p.port, m));
+    // An absent port is Go's zero, and so is the target port it defaulted to.
+    const port = p.port ?? 0;
+    if (typeof port === 'number') for (const m of isValidPortNum(port)) errs.push(invalid(child(at, 'port'), port, m));
     if (!p.protocol) errs.push(required(child(at, 'protocol')));
     else if (!PROTOCOLS.includes(p.protocol)) errs.push(notSupported(child(at, 'protocol'), p.protocol, PROTOCOLS));
-    if (typeof p.targetPort === 'number') for (const m of isValidPortNum(p.targetPort)) errs.push(invalid(child(at, 'targetPort'), p.targetPort, m));
-    else if (typeof p.targetPort === 'string') for (const m of isValidPortName(p.targetPort)) errs.push(invalid(child(at, 'targetPort'), p.targetPort, m));
+    const targetPort = p.targetPort ?? 0;
+    if (typeof targetPort === 'number') for (const m of isValidPortNum(targetPort)) errs.push(invalid(child(at, 'targetPort'), targetPort, m));
+    else if (typeof targetPort === 'string') for (const m of isValidPortName(targetPort)) errs.push(invalid(child(at, 'targetPort'), targetPort, m));
     if (typeof p.appProtocol === 'string') for (const m of isQualifiedName(p.appProtocol)) errs.push(invalid(child(at, 'appProtocol'), p.appProtocol, m));
   });
   return errs;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { S } from '../../apis/meta/schema.ts';
 import { ObjectMeta } from '../../apis/meta/v1.ts';
 import { fieldErrorText } from '../field-errors.ts';
-import { validateStructure } from './validate.ts';
+import { uncoveredStructuralErrors, validateStructure } from './validate.ts';
 
 const Container = S.object({
   name: S.string({ maxLength: 5, pattern: '^[a-z]+$' }),
@@ -69,4 +69,27 @@ test('list length limits and exclusive bounds', () => {
     'items: Invalid value: 0: should have at least 1 items',
     'ratio: Invalid value: 0: must be greater than 0',
   ]);
+});
+
+test('a structural Required value stands only where the kind reported nothing at or within that field', () => {
+  const structural = [
+    { type: 'FieldValueRequired' as const, field: 'spec.parameters.kind', hasValue: false, detail: '' },
+    { type: 'FieldValueRequired' as const, field: 'spec.scopeSelector.matchExpressions[0].scopeName', hasValue: false, detail: '' },
+    { type: 'FieldValueRequired' as const, field: 'spec', hasValue: false, detail: '' },
+    { type: 'FieldValueRequired' as const, field: 'spec.replicas', hasValue: false, detail: '' },
+    { type: 'FieldValueNotSupported' as const, field: 'spec.parameters.kind', hasValue: true, value: 'x', detail: 'supported values: "a"' },
+  ];
+  const specific = [
+    { type: 'FieldValueRequired' as const, field: 'spec.parameters.kind', hasValue: false, detail: 'kind is required' },
+    // Kubernetes names this list's field without its index.
+    { type: 'FieldValueInvalid' as const, field: 'spec.scopeSelector.matchExpressions.scopeName', hasValue: true, value: '', detail: 'unsupported scope' },
+    { type: 'FieldValueRequired' as const, field: 'spec.attacher', hasValue: false, detail: '' },
+  ];
+  assert.deepEqual(uncoveredStructuralErrors(structural, specific).map(fieldErrorText), [
+    'spec.replicas: Required value',
+    'spec.parameters.kind: Unsupported value: "x": supported values: "a"',
+  ]);
+  assert.deepEqual(uncoveredStructuralErrors(structural, []), structural);
+  // A field whose name merely starts with another's is not within it.
+  assert.equal(uncoveredStructuralErrors([structural[3]], [{ type: 'FieldValueInvalid', field: 'spec.replicasMax', hasValue: true, value: 1, detail: 'x' }]).length, 1);
 });

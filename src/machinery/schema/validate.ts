@@ -157,6 +157,24 @@ function run(v: unknown, plan: Plan, path: string, errs: FieldError[]): void {
 }
 
 /** The structural errors of `obj` against `schema`, with field paths below `path`. */
+/**
+ * The structural errors a kind's own checks leave to the schema. Kubernetes checks a built-in kind's
+ * required fields in the kind's validation, each with its own error (`name part must be non-empty`, `kind
+ * is required`); the schema's `required` lists only feed OpenAPI there. So a structural `Required value`
+ * stands only where the kind said nothing about that field or anything within it. List indexes are left
+ * out of the comparison: some of Kubernetes' errors name a list's field without its index.
+ */
+export function uncoveredStructuralErrors(structural: readonly FieldError[], specific: readonly FieldError[]): FieldError[] {
+  if (specific.length === 0) return [...structural];
+  const reported = specific.map((e) => withoutIndexes(e.field));
+  const covers = (field: string) => reported.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
+  return structural.filter((e) => e.type !== 'FieldValueRequired' || !covers(withoutIndexes(e.field)));
+}
+
+function withoutIndexes(field: string): string {
+  return field.replace(/\[\d+\]/g, '');
+}
+
 export function validateStructure(obj: unknown, schema: TSchema, path = ''): FieldError[] {
   const plan = compile(schema, EMPTY_SCOPE);
   const errs: FieldError[] = [];
