@@ -3,6 +3,7 @@
 // without microseconds, maps in unsorted order, nested lists). Used to prove the codecs lose nothing.
 import type { TSchema } from '@sinclair/typebox';
 import { compileSchema, type SchemaNode } from './schema-nodes.ts';
+import { zeroIsUnset } from './protobuf.ts';
 
 export function sampleObject(schema: TSchema, typeMeta: { apiVersion: string; kind: string }): Record<string, unknown> {
   let counter = 0;
@@ -29,15 +30,17 @@ export function sampleObject(schema: TSchema, typeMeta: { apiVersion: string; ki
     }
   };
 
-  const message = (node: SchemaNode, depth: number): Record<string, unknown> => {
+  const message = (node: SchemaNode, depth: number, ref = node.ref): Record<string, unknown> => {
     // A recursive type is filled once along each path.
     if (onPath.has(node) || depth > 12) return {};
     onPath.add(node);
     const out: Record<string, unknown> = {};
     for (const f of node.fields) {
       if (f.number === undefined) continue;
-      if (f.embedded) Object.assign(out, message(f.node, depth));
+      if (f.embedded) Object.assign(out, message(f.node, depth, ref));
       else out[f.name] = value(f.node, f.name, depth + 1);
+      // A false Go omits (a non-pointer omitempty bool) reads back as unset; true keeps the field.
+      if (out[f.name] === false && zeroIsUnset(ref, f.name)) out[f.name] = true;
     }
     onPath.delete(node);
     return out;
