@@ -152,6 +152,57 @@ test('a cache that has not seen the client\'s last writes (and will not soon) ne
   }
 });
 
+test('over a store that cannot tell its revision (etcd), a client updating what it just wrote starts from that write, not from a storage read', async () => {
+  // The real store seen as etcd is: no revisionNow, reads counted, a watch held back so the cache trails.
+  let reads = 0;
+  const held: Array<() => void> = [];
+  const overrides: Partial<Storage> & { revisionNow: undefined } = {
+    revisionNow: undefined,
+    get: (key, opts) => { reads++; return storage.get(key, opts); },
+    watch: (prefix, after, listener) => storage.watch(prefix, after, {
+      onEvents: (events) => { held.push(() => listener.onEvents(events)); },
+      onProgress: (revision) => { held.push(() => listener.onProgress(revision)); },
+      onError: (err) => listener.onError(err),
+    }),
+  };
+  const remote = new Proxy(storage, {
+    get: (target, prop) => {
+      if (prop in overrides) return overrides[prop as keyof typeof overrides];
+      const value = (target as unknown as Record<string | symbol, unknown>)[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  const s = new ResourceStore(widgets, remote, new WatchCache(remote, store.keyRoot));
+  await s.cache.start();
+  try {
+    let obj = (await s.create('ns', widget('own', { size: 1 }), { ctx: ctx(), dryRun: false })).object;
+    for (let size = 2; size <= 5; size++) {
+      const rv = obj.metadata.resourceVersion;
+      obj = (await s.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: rv }, spec: { size } }), updateOpts('own'))).object;
+      assert.equal((obj.spec as { size: number }).size, size);
+    }
+    assert.equal(s.current('ns', 'own'), undefined, 'the cache has seen none of it');
+    assert.equal(reads, 0, 'no update read storage first');
+
+    // A write made elsewhere meanwhile: the compare-and-swap fails, and storage's object decides.
+    const elsewhere = await store.update('ns', (cur) => ({ ...cur!, spec: { size: 100 } }), updateOpts('own'));
+    const e = await statusError(s.update('ns', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: obj.metadata.resourceVersion } }), updateOpts('own')));
+    assert.equal(e.code, 409);
+    const unpinned = await s.update('ns', (cur) => ({ ...cur!, spec: { size: (cur!.spec as { size: number }).size + 1 } }), updateOpts('own'));
+    assert.equal((unpinned.object.spec as { size: number }).size, 101);
+    assert.ok(Number(unpinned.object.metadata.resourceVersion) > Number(elsewhere.object.metadata.resourceVersion));
+    assert.ok(reads > 0);
+
+    // Once the cache has caught up, it answers again.
+    for (const release of held.splice(0)) release();
+    await s.cache.waitFor(Number(unpinned.object.metadata.resourceVersion), 1000);
+    assert.equal(s.current('ns', 'own')?.modRevision, Number(unpinned.object.metadata.resourceVersion));
+    assert.equal((await s.delete('ns', 'own', { ctx: ctx(), dryRun: false })).removed, true);
+  } finally {
+    s.cache.stop();
+  }
+});
+
 test('reads as of now come from the cache when the in-process store says it is current, else from storage', async () => {
   // The same store, counting its reads, with a watch that can be held back (calls go to the real store).
   let reads = 0;

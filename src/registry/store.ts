@@ -22,6 +22,7 @@ import { uncoveredStructuralErrors, validateStructure } from '../machinery/schem
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
 import { revisionNow } from '../storage/revision-now.ts';
+import { OwnWrites } from './own-writes.ts';
 import { deletionFinalizers, namespaceDeletionFinalizers } from './gc-finalizers.ts';
 
 export interface WriteOptions {
@@ -121,6 +122,8 @@ export class ResourceStore {
   private readonly storageSchema;
   private readonly nameFn: (name: string, prefix: boolean) => string[];
   private readonly hooks: StoreHooks;
+  /** Over a store whose watch trails its writes (etcd), what this server wrote before the cache saw it. */
+  private readonly ownWrites: OwnWrites | undefined;
 
   constructor(def: KindDefinition, storage: Storage, cache?: WatchCache, hooks: StoreHooks = {}) {
     this.def = def;
@@ -129,6 +132,7 @@ export class ResourceStore {
     this.storage = storage;
     this.keyRoot = `/registry/${(def.storedAs?.group ?? def.group) || 'core'}/${def.storageResource ?? def.plural}/`;
     this.cache = cache ?? new WatchCache(storage, this.keyRoot);
+    this.ownWrites = revisionNow(storage) === undefined ? new OwnWrites(this.cache) : undefined;
     const version = def.versions.find((v) => v.name === def.storageVersion);
     if (!version) throw new Error(`${def.kind}: storage version ${def.storageVersion} is not declared`);
     this.storageSchema = def.storedAs?.schema ?? version.schema;
@@ -248,9 +252,9 @@ export class ResourceStore {
   async update(namespace: string, transform: UpdateTransform, opts: UpdateOptions): Promise<WriteResult> {
     const warningsBefore = opts.ctx.warnings.length;
     const key = this.key(namespace, opts.name);
-    // The cached object first; storage's once the cached one proved stale or would decide the answer (an
-    // object missing from the cache may be one it has not seen yet).
-    let current = this.cache.get(key);
+    // The cached object (or this server's newer write of it) first; storage's once that proved stale or would
+    // decide the answer (an object missing from the cache may be one it has not seen yet).
+    let current = this.latestKnown(key);
     let fresh = !current;
     if (!current) current = await this.readStorage(key, opts.name);
     for (;;) {
@@ -368,7 +372,7 @@ export class ResourceStore {
    */
   async delete(namespace: string, name: string, opts: DeleteOptions): Promise<DeleteResult> {
     const key = this.key(namespace, name);
-    let current = this.cache.get(key);
+    let current = this.latestKnown(key);
     let fresh = !current;
     if (!current) current = await this.readStorage(key, name);
     for (;;) {
@@ -553,7 +557,12 @@ export class ResourceStore {
       throw err;
     }
     settled(kv.modRevision);
+    this.ownWrites?.record(encoded.at(key, kv.modRevision));
     return kv;
+  }
+
+  private latestKnown(key: string): CachedObject | undefined {
+    return this.ownWrites ? this.ownWrites.latest(key) : this.cache.get(key);
   }
 
   /** The object as storage has it now: the cached one when the cache is known to be current, or of the same revision. */
