@@ -6,6 +6,7 @@ import type { KindDefinition } from '../../apis/kind.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import { asSchema, deref, EMPTY_SCOPE } from '../schema/schema-kind.ts';
 import { recordUpdate, type FieldManagerScope } from './field-manager.ts';
+import { deepClone } from '../schema/walk.ts';
 import { FieldSet } from './fieldset.ts';
 import { fieldElement } from './path.ts';
 import { rootType, type TypeRef } from './schema-view.ts';
@@ -68,8 +69,30 @@ export function fieldManagerScope(def: KindDefinition, version: string, subresou
   };
 }
 
-/** The store hook that records a create, update or non-apply patch by `manager`. */
+const versionTypes = new WeakMap<TSchema, TypeRef>();
+
+function versionTypeOf(schema: TSchema): TypeRef {
+  let t = versionTypes.get(schema);
+  if (!t) { t = rootType(schema); versionTypes.set(schema, t); }
+  return t;
+}
+
+/**
+ * The store hook that records a create, update or non-apply patch by `manager`. Kubernetes compares the
+ * objects in the request's version, so a version stored in another form (autoscaling/v1 HPAs, events.svc.io
+ * Events) records the fields of its own shape (targetCPUUtilizationPercentage, not metrics).
+ */
 export function updateTracker(def: KindDefinition, version: string, subresource: string, manager: string): (obj: ApiObject, old: ApiObject | undefined) => void {
   const scope = fieldManagerScope(def, version, subresource);
-  return (obj, old) => recordUpdate(scope, old, obj, manager);
+  const converted = def.versions.find((v) => v.name === version);
+  const fromStorage = converted?.fromStorage;
+  if (!converted || !fromStorage) return (obj, old) => recordUpdate(scope, old, obj, manager);
+  const versionScope: FieldManagerScope = { ...scope, type: versionTypeOf(converted.schema) };
+  return (obj, old) => {
+    const view = fromStorage(deepClone(obj) as ApiObject);
+    recordUpdate(versionScope, old ? fromStorage(deepClone(old) as ApiObject) : undefined, view, manager);
+    const managed = view.metadata?.managedFields;
+    if (managed) obj.metadata.managedFields = managed;
+    else delete obj.metadata.managedFields;
+  };
 }
