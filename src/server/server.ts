@@ -21,6 +21,7 @@ import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts
 import { serviceAccountAdmission } from '../admission/service-account.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
+import { ensureFlowControlBootstrap } from '../apis/flowcontrol/bootstrap.ts';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
 import { bootstrapTokenControllers, controllerEnabled } from '../controllers/bootstrap-tokens.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
@@ -136,7 +137,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
   // Independent writes: they share commits. The server that opened its own embedded store is its only
   // writer, and nothing is being created yet: its Service allocation repair may free leaked values.
-  await Promise.all([ensureNamespaces(namespaces), access.ensureDefaultPolicy(), repairFromStore(serviceAllocator, storeFor('', 'services'), !opts.storage)]);
+  await Promise.all([
+    ensureNamespaces(namespaces), access.ensureDefaultPolicy(), ensureFlowControlBootstrap((group, resource) => storeIndex.get(`${group}/${resource}`)),
+    repairFromStore(serviceAllocator, storeFor('', 'services'), !opts.storage),
+  ]);
 
   let listeningUrl = '';
   const webhooks = new WebhookAdmission({
