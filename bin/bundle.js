@@ -4,7 +4,7 @@
 // runs the sources as they are. Plain JavaScript, because the command must also start on a Node older
 // than 24. Run as a script, it makes sure the bundle is fresh and prints its entry file.
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,7 +93,9 @@ export async function build(root = PACKAGE_ROOT, dir = BUNDLE_DIR) {
     written.add(file.path.slice(dir.length + 1));
   }
   const [entry] = Object.entries(result.metafile.outputs).filter(([, output]) => output.entryPoint === CLI_SOURCE).map(([path]) => resolve(root, path));
-  const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes(':')), 'package.json', 'package-lock.json'];
+  // The recipe itself is an input too: a change to it must rebuild.
+  const recipe = relative(root, fileURLToPath(import.meta.url));
+  const inputs = [...Object.keys(result.metafile.inputs).filter((input) => !input.includes(':')), 'package.json', 'package-lock.json', recipe];
   writeAtomically(join(dir, RECORD), JSON.stringify({ entry: entry.slice(dir.length + 1), builtAt, inputs }, null, 1));
   removeOldOutputs(dir, written);
   return entry;
