@@ -152,6 +152,17 @@ test('a cache that has not seen the client\'s last writes (and will not soon) ne
   }
 });
 
+/** The real store with some of its members replaced; calls to the others go to it. */
+function overriding(overrides: Record<string, unknown>): Storage {
+  return new Proxy(storage, {
+    get: (target, prop) => {
+      if (typeof prop === 'string' && prop in overrides) return overrides[prop];
+      const value = (target as unknown as Record<string | symbol, unknown>)[prop];
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 test('over a store that cannot tell its revision (etcd), a client updating what it just wrote starts from that write, not from a storage read', async () => {
   // The real store seen as etcd is: no revisionNow, reads counted, a watch held back so the cache trails.
   let reads = 0;
@@ -165,13 +176,7 @@ test('over a store that cannot tell its revision (etcd), a client updating what 
       onError: (err) => listener.onError(err),
     }),
   };
-  const remote = new Proxy(storage, {
-    get: (target, prop) => {
-      if (prop in overrides) return overrides[prop as keyof typeof overrides];
-      const value = (target as unknown as Record<string | symbol, unknown>)[prop];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const remote = overriding(overrides);
   const s = new ResourceStore(widgets, remote, new WatchCache(remote, store.keyRoot));
   await s.cache.start();
   try {
@@ -216,13 +221,7 @@ test('reads as of now come from the cache when the in-process store says it is c
       onError: (err) => listener.onError(err),
     }),
   };
-  const watched = new Proxy(storage, {
-    get: (target, prop) => {
-      if (prop in overrides) return overrides[prop as keyof Storage];
-      const value = (target as unknown as Record<string | symbol, unknown>)[prop];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const watched = overriding(overrides);
   const s = new ResourceStore(widgets, watched, new WatchCache(watched, store.keyRoot));
   await s.cache.start();
   try {
