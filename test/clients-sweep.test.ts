@@ -57,6 +57,41 @@ describe('official clients against Capstan', () => {
     } });
   });
 
+  // Kubernetes serves server-side apply on a workload's scale sub-resource (its scale handler moves the
+  // ownership of spec.replicas between the Deployment's and the Scale's managers).
+  it('server-side apply to a Deployment\'s scale sub-resource takes spec.replicas, with conflicts and force', async () => {
+    const apps = kc.makeApiClient(k8s.AppsV1Api);
+    const ssa = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: {
+      replicas: 1, selector: { matchLabels: { app: 'web' } },
+      template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    } };
+    await apps.patchNamespacedDeployment({ name: 'web', namespace: 'default', fieldManager: 'apply_test', body: deployment }, ssa);
+    const scale = (replicas: number) => ({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'web', namespace: 'default' }, spec: { replicas } });
+    const replicaOwners = async () => {
+      const d = await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' });
+      return d.metadata!.managedFields!.filter((e) => (e.fieldsV1 as any)?.['f:spec']?.['f:replicas']).map((e) => `${e.manager}/${e.operation}/${e.subresource ?? ''}`).sort();
+    };
+
+    const err = await apps.patchNamespacedDeploymentScale({ name: 'web', namespace: 'default', fieldManager: 'apply_scale', body: scale(17) }, ssa).then(() => undefined, (e) => e);
+    assert.ok(err instanceof k8s.ApiException, String(err));
+    assert.equal(err.code, 409);
+    const status = JSON.parse(err.body);
+    assert.equal(status.message, 'Apply failed with 1 conflict: conflict with "apply_test": .spec.replicas');
+
+    const forced = await apps.patchNamespacedDeploymentScale({ name: 'web', namespace: 'default', fieldManager: 'apply_scale', force: true, body: scale(17) }, ssa);
+    assert.equal(forced.kind, 'Scale');
+    assert.equal(forced.spec?.replicas, 17);
+    assert.equal((await apps.readNamespacedDeployment({ name: 'web', namespace: 'default' })).spec?.replicas, 17);
+    assert.deepEqual(await replicaOwners(), ['apply_scale/Apply/scale']);
+
+    await apps.replaceNamespacedDeploymentScale({ name: 'web', namespace: 'default', fieldManager: 'replace_test', body: scale(7) });
+    assert.deepEqual(await replicaOwners(), ['replace_test/Update/scale']);
+    // The same value applied by another manager: both own it.
+    await apps.patchNamespacedDeploymentScale({ name: 'web', namespace: 'default', fieldManager: 'co_owning_test', body: scale(7) }, ssa);
+    assert.deepEqual(await replicaOwners(), ['co_owning_test/Apply/scale', 'replace_test/Update/scale']);
+  });
+
   it('the Python client\'s AutoscalingV1Api reads the v1 fields it wrote as its own', { skip: !pythonClient && 'the Python kubernetes client is not importable' }, async () => {
     const script = `
 import sys, json

@@ -2,7 +2,8 @@
 // fields it manages. It is checked (type, no managedFields), decoded like a create body (fieldValidation),
 // merged onto the live object by the field manager (which creates the object when absent), then admitted,
 // defaulted, validated and stored like any write.
-import type { RequestContext } from '../../apis/kind.ts';
+import type { RequestContext, ViewSubresource } from '../../apis/kind.ts';
+import type { ApiObject } from '../../apis/meta/v1.ts';
 import * as status from '../../machinery/status.ts';
 import { applyObject, checkApplyBody } from '../../machinery/apply/field-manager.ts';
 import { fieldManagerScope, writesStatusOnly } from '../../machinery/apply/kind-scope.ts';
@@ -16,6 +17,7 @@ import type { QueryParams } from '../params.ts';
 import { sendJsonText, warningHeader, type Response } from '../respond.ts';
 import { checkName, encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { writeOptions } from '../../admission/operation-options.ts';
+import { parentEntriesFromScale, scaleEntriesFromParent, scaleScope } from './apply-scale.ts';
 
 export async function serverSideApply(
   deps: ResourceHandlerDeps, served: ServedResource, res: Response, namespace: string, name: string,
@@ -24,8 +26,12 @@ export async function serverSideApply(
   const { def } = served;
   const sub = ctx.subresource;
   const statusOnly = writesStatusOnly(def, sub);
-  // Views (scale and the like) are another kind's object: they take the other patch types only.
-  if (sub && !statusOnly) throw status.unsupportedMediaType('', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  if (sub && !statusOnly) {
+    const view = def.views?.find((v) => v.name === sub);
+    if (view?.name === 'scale' && view.get && view.update) return applyToScale(deps, served, res, namespace, name, params, ctx, rep, body, view);
+    // Other views (approval and the like) take the other patch types only.
+    throw status.unsupportedMediaType('', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  }
   const scope = fieldManagerScope(def, served.version.name, sub);
   // Typed clients name the group by Kubernetes' name: the configuration is read in the served one.
   if (typeof body.value.apiVersion === 'string') body.value.apiVersion = apiVersionFromAlias(body.value.apiVersion, def.group);
@@ -49,4 +55,33 @@ export async function serverSideApply(
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+}
+
+/** Apply to a workload's Scale: ownership of spec.replicas moves between the parent's and the Scale's managers. */
+async function applyToScale(
+  deps: ResourceHandlerDeps, served: ServedResource, res: Response, namespace: string, name: string,
+  params: QueryParams, ctx: RequestContext, rep: Representation, body: ApplyBody, view: ViewSubresource,
+): Promise<void> {
+  checkApplyBody(scaleScope, body.value);
+  const parentApiVersion = fieldManagerScope(served.def, served.version.name, '').apiVersion;
+  const config = deepClone(body.value) as ApiObject;
+  const manager = params.fieldManager ?? '';
+  const force = params.force === true;
+  const result = await served.store.update(namespace, async (current) => {
+    if (!current) throw status.notFound(served.store.gr, name);
+    const live = view.get!(current);
+    const liveEntries = scaleEntriesFromParent(current.metadata.managedFields, parentApiVersion);
+    if (liveEntries) live.metadata.managedFields = liveEntries;
+    const applied = applyObject(scaleScope, live, config, { manager, force, rawConfig: body.value });
+    const next = view.update!(current, applied);
+    const entries = parentEntriesFromScale(current.metadata.managedFields, applied.metadata.managedFields, parentApiVersion);
+    if (entries) next.metadata.managedFields = entries; else delete next.metadata.managedFields;
+    await deps.admission.admit({ operation: 'UPDATE', served, namespace, name, object: next, oldObject: current, ctx, options: writeOptions('UpdateOptions', params) });
+    return next;
+  }, {
+    ctx, dryRun: params.dryRun, subresource: '', allowCreate: false, name, transformKeepsCurrent: false,
+    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: 'UPDATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions('UpdateOptions', params) }) : undefined,
+  });
+  const scale = view.get!(result.object as ApiObject);
+  sendJsonText(res, 200, rep, JSON.stringify(served.alias ? served.alias.object(scale) : scale), warningHeader(ctx.warnings), params.pretty);
 }
