@@ -21,4 +21,15 @@ describe('kubectl sweep', () => {
     for (const f of ['stdin', 'stdinOnce', 'tty']) assert.equal(f in pod.containers[0], false, f);
     assert.deepEqual(d.status, {});
   });
+
+  it('kubectl explain describes every kind\'s apiVersion, kind and metadata as Kubernetes\' OpenAPI does', async () => {
+    const cm = await s.kubectl(['explain', 'configmap']);
+    assert.equal(cm.code, 0, cm.stderr);
+    assert.match(cm.stdout, /apiVersion\t<string>\n    APIVersion defines the versioned schema of this representation of an object\.\n/);
+    assert.match(cm.stdout, /kind\t<string>\n    Kind is a string value representing the REST resource this object\n/);
+    assert.match(cm.stdout, /metadata\t<ObjectMeta>\n    Standard object's metadata\. More info:/);
+    assert.doesNotMatch(cm.stdout, /<no description>/);
+    const field = await s.kubectl(['explain', 'deployment.metadata']);
+    assert.match(field.stdout, /DESCRIPTION:\n    Standard object's metadata\. More info:\n    https:\/\/git\.svc\.io\/community\/contributors\/devel\/sig-architecture\/api-conventions\.md#metadata/);
+  });
 });

@@ -163,11 +163,34 @@ function allGroupVersions(served: readonly ServedKind[]): { group: string; versi
   return [...seen.values()].sort((a, b) => compare(a.group, b.group) || compare(a.version, b.version));
 }
 
+const CONVENTIONS = 'https://git.svc.io/community/contributors/devel/sig-architecture/api-conventions.md';
+/** What Kubernetes' OpenAPI says of every kind's apiVersion, kind and metadata (kubectl explain prints it). */
+const TYPE_META_DESCRIPTIONS: Record<string, string> = {
+  apiVersion: `APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: ${CONVENTIONS}#resources`,
+  kind: `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${CONVENTIONS}#types-kinds`,
+  metadata: `Standard object's metadata. More info: ${CONVENTIONS}#metadata`,
+};
+
+/** A kind's schema with the standard descriptions on its apiVersion, kind and metadata where it gives none. */
+function withTypeMetaDescriptions(schema: TSchema): TSchema {
+  const props = (schema as { properties?: Record<string, TSchema> }).properties;
+  if (!props) return schema;
+  const described = { ...props };
+  for (const [name, description] of Object.entries(TYPE_META_DESCRIPTIONS)) {
+    const field = props[name];
+    // A field that only repeats its type's description (ObjectMeta's own) has none of its own.
+    const ownDescription = field?.description !== undefined && field.description !== (ObjectMeta as TSchema).description;
+    // The type keeps its own description (x-type-description), the field gets the standard one.
+    if (field && !ownDescription) described[name] = { ...field, description, 'x-type-description': field.description } as TSchema;
+  }
+  return { ...schema, properties: described } as TSchema;
+}
+
 /** Publishes a kind and its list; returns their definition names. */
 function addKindDefinitions(defs: DefinitionSet, { def, version }: ServedKind): { kindRef: string; listRef: string } {
   const group = def.group;
   const kindRef = kindDefinitionName(group, version.name, def.kind);
-  defs.define(kindRef, version.schema, { 'x-kubernetes-group-version-kind': [{ group, kind: def.kind, version: version.name }] });
+  defs.define(kindRef, withTypeMetaDescriptions(version.schema), { 'x-kubernetes-group-version-kind': [{ group, kind: def.kind, version: version.name }] });
   const listKind = listKindOf(def);
   const listRef = kindDefinitionName(group, version.name, listKind);
   if (!defs.has(listRef)) {
