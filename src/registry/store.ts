@@ -18,6 +18,7 @@ import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/valid
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { dropEmptyMetadata } from '../machinery/omit-empty.ts';
+import { dropGoZeroValues } from '../machinery/go-zero-values.ts';
 import { uncoveredStructuralErrors, validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
@@ -188,6 +189,8 @@ export class ResourceStore {
     const generate = !meta.name && !!meta.generateName;
     if (generate) meta.name = generateName(meta.generateName!);
 
+    // Zeros Go's types drop on decoding go first, so defaulting then sees them unset, as Kubernetes' does.
+    dropGoZeroValues(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
     dropEmptyMetadata(obj.metadata);
     this.def.defaults?.(obj);
@@ -513,6 +516,7 @@ export class ResourceStore {
       if (meta.annotations) merged.metadata.annotations = meta.annotations; else delete merged.metadata.annotations;
       // Field ownership travels with the status (a status apply computed it; a status update recomputes it).
       if (meta.managedFields) merged.metadata.managedFields = meta.managedFields; else delete merged.metadata.managedFields;
+      dropGoZeroValues(merged, this.storageSchema);
       applyDefaults(merged, this.storageSchema);
       dropEmptyMetadata(merged.metadata);
       this.def.defaults?.(merged);
@@ -523,6 +527,7 @@ export class ResourceStore {
     if (this.def.status) {
       for (const path of this.def.status.mainResetsFields ?? ['status']) copyPath(old, obj, path.split('.'));
     }
+    dropGoZeroValues(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
     dropEmptyMetadata(obj.metadata);
     this.def.defaults?.(obj);

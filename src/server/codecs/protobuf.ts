@@ -13,6 +13,7 @@
 import { BinaryReader, BinaryWriter, WireType } from './wire.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { compileSchema, type Field, type SchemaNode } from './schema-nodes.ts';
+import { zeroIsUnset, zeroIsUnsetFields } from '../../machinery/go-zero-values.ts';
 
 export class ProtobufError extends Error {}
 
@@ -225,42 +226,14 @@ function readMessage(bytes: Uint8Array, node: SchemaNode): Record<string, unknow
     if (v === '' && f.node.kind === 'string') delete out[f.name];
     else if (v === null) delete out[f.name];
   }
-  for (const name of (node.ref && ZERO_IS_UNSET[node.ref]) || []) if (out[name] === 0 || out[name] === false) delete out[name];
+  // Non-pointer omitempty numbers and booleans: their zero is Go's "unset" too.
+  for (const name of zeroIsUnsetFields(node.ref)) if (out[name] === 0 || out[name] === false) delete out[name];
   return out;
 }
 
-/**
- * Non-pointer `omitempty` numeric and boolean fields (Kubernetes v1.32's Go types): every Go client writes
- * their zero (`kubectl create deployment` sends protobuf), which Go's JSON then omits. (The schemas do not say
- * which fields are Go pointers; numbers and booleans elsewhere keep their zero, because for pointer fields
- * such as `replicas` a zero is meaningful.)
- */
-const ZERO_IS_UNSET: Record<string, string[]> = {
-  'meta.v1.ObjectMeta': ['generation'],
-  'core.v1.PodSpec': ['hostNetwork', 'hostPID', 'hostIPC'],
-  'core.v1.Container': ['stdin', 'stdinOnce', 'tty'],
-  'core.v1.EphemeralContainer': ['stdin', 'stdinOnce', 'tty'],
-  'core.v1.ContainerPort': ['hostPort'],
-  'core.v1.VolumeMount': ['readOnly'],
-  'core.v1.Probe': ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'],
-  'core.v1.PersistentVolumeClaimVolumeSource': ['readOnly'],
-  'core.v1.ServiceSpec': ['publishNotReadyAddresses', 'healthCheckNodePort'],
-  'core.v1.ServicePort': ['nodePort'],
-  'core.v1.NodeSpec': ['unschedulable'],
-  'core.v1.Event': ['count'],
-  'events.v1.Event': ['deprecatedCount'],
-  'apps.v1.DeploymentSpec': ['minReadySeconds', 'paused'],
-  'apps.v1.DeploymentStatus': ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
-  'apps.v1.ReplicaSetSpec': ['minReadySeconds'],
-  'apps.v1.ReplicaSetStatus': ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
-  'autoscaling.v1.ScaleSpec': ['replicas'],
-  'autoscaling.v2.HorizontalPodAutoscalerStatus': ['currentReplicas'],
-};
-
-/** Whether Go omits field `name` of the type `ref` (`meta.v1.ObjectMeta`) when it holds its zero. */
-export function zeroIsUnset(ref: string | undefined, name: string): boolean {
-  return !!ref && !!ZERO_IS_UNSET[ref]?.includes(name);
-}
+// The table of those fields is shared with the registry's write path, which drops the same zeros from
+// bodies in every other format.
+export { zeroIsUnset };
 
 function readField(r: BinaryReader, wt: WireType, f: Field, out: Record<string, unknown>): void {
   const node = f.node;
