@@ -1,10 +1,13 @@
 // NamespaceLifecycle: no new objects in a namespace that does not exist or is being terminated,
-// and the four system namespaces cannot be deleted.
+// and default, kube-system and kube-public cannot be deleted (kube-node-lease can: the server makes it again).
 import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import * as status from '../machinery/status.ts';
 
+/** The namespaces the server makes and keeps. */
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+/** Kubernetes' immortal namespaces: NamespaceLifecycle refuses to delete them. */
+const IMMORTAL_NAMESPACES = ['default', 'kube-system', 'kube-public'];
 
 export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPlugin {
   return {
@@ -14,7 +17,7 @@ export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPl
     admit(attrs) {
       const { served, operation } = attrs;
       if (served.def.group === '' && served.def.plural === 'namespaces') {
-        if (operation === 'DELETE' && SYSTEM_NAMESPACES.includes(attrs.name)) {
+        if (operation === 'DELETE' && IMMORTAL_NAMESPACES.includes(attrs.name)) {
           throw status.forbidden(served.store.gr, attrs.name, `this namespace may not be deleted`);
         }
         return;

@@ -22,6 +22,7 @@ import { serviceAccountAdmission } from '../admission/service-account.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
 import { ensureFlowControlBootstrap } from '../apis/flowcontrol/bootstrap.ts';
+import { keepSystemObjects } from './system-objects.ts';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
 import { bootstrapTokenControllers, controllerEnabled } from '../controllers/bootstrap-tokens.ts';
 import { startNamespaceController } from '../controllers/namespace.ts';
@@ -81,6 +82,9 @@ export interface ServerOptions {
   serviceClusterIPRange?: string;
   /** --service-node-port-range: where node ports come from (default 30000-32767). */
   serviceNodePortRange?: string;
+  /** How often the `kubernetes` Service (default 10 s), the system namespaces and the flow control
+   *  configuration (default 60 s) are put back if missing (tests shorten it). */
+  systemObjectsResyncMs?: number;
 }
 
 export interface RunningServer {
@@ -137,8 +141,9 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   access.attach({ lookup: (group, resource) => storeIndex.get(`${group}/${resource}`), storage, surface });
   // Independent writes: they share commits. The server that opened its own embedded store is its only
   // writer, and nothing is being created yet: its Service allocation repair may free leaked values.
+  const ensureFlowControl = () => ensureFlowControlBootstrap((group, resource) => storeIndex.get(`${group}/${resource}`));
   await Promise.all([
-    ensureNamespaces(namespaces), access.ensureDefaultPolicy(), ensureFlowControlBootstrap((group, resource) => storeIndex.get(`${group}/${resource}`)),
+    ensureNamespaces(namespaces), access.ensureDefaultPolicy(), ensureFlowControl(),
     repairFromStore(serviceAllocator, storeFor('', 'services'), !opts.storage),
   ]);
 
@@ -203,6 +208,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     kubernetesService = ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log)
       .catch((err) => log(`the kubernetes Service could not be created: ${(err as Error).message}`));
   }, KUBERNETES_SERVICE_DELAY_MS);
+  const systemObjects = keepSystemObjects([
+    { what: 'the kubernetes Service', everyMs: opts.systemObjectsResyncMs ?? 10_000, ensure: () => ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log) },
+    { what: 'the system namespaces and the flow control configuration', everyMs: opts.systemObjectsResyncMs ?? 60_000, ensure: () => Promise.all([ensureNamespaces(namespaces), ensureFlowControl()]) },
+  ], log);
   const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
   const kubeconfigPath = join(dataDir, 'admin.kubeconfig');
   await writeKubeconfig(kubeconfigPath, kubeconfig);
@@ -230,6 +239,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     await closed;
     clearTimeout(kubernetesServiceTimer);
     await kubernetesService;
+    await systemObjects.stop();
     await controllerManager.stop();
     access.stop();
     webhooks.close();
