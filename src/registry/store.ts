@@ -17,7 +17,8 @@ import { type FieldError, fieldErrorText } from '../machinery/field-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectmeta.ts';
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
-import { dropEmptyMetadata } from '../machinery/omit-empty.ts';
+import { normalizeGoEmptyCollections } from '../machinery/go-empty-collections.ts';
+import { keepManagedFieldsTimes } from '../machinery/managed-fields-times.ts';
 import { dropGoZeroValues } from '../machinery/go-zero-values.ts';
 import { uncoveredStructuralErrors, validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
@@ -189,10 +190,11 @@ export class ResourceStore {
     const generate = !meta.name && !!meta.generateName;
     if (generate) meta.name = generateName(meta.generateName!);
 
-    // Zeros Go's types drop on decoding go first, so defaulting then sees them unset, as Kubernetes' does.
+    // Zeros and empty lists Go's types drop (on decoding, or on the way through etcd) go first, so defaulting
+    // then sees them unset, as Kubernetes' does.
     dropGoZeroValues(obj, this.storageSchema);
+    normalizeGoEmptyCollections(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
-    dropEmptyMetadata(obj.metadata);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, undefined);
     const finish = await this.hooks.beginCreate?.(obj, opts.dryRun);
@@ -320,6 +322,7 @@ export class ResourceStore {
 
   /** The rest of an update attempt, once prepared and past the kind's begin hook. */
   private async writeUpdate(namespace: string, current: CachedObject, obj: ApiObject, old: ApiObject, opts: UpdateOptions): Promise<Retry | { result: WriteResult; unchanged: boolean }> {
+    keepManagedFieldsTimes(obj, old);
     this.throwIfInvalid(obj, validateOrdered(
       [...validateObjectMetaUpdate(obj.metadata, old.metadata), ...validateObjectMeta(obj.metadata, { namespaced: this.def.namespaced, nameFn: this.nameFn, updateChecked: true })],
       validateStructure(obj, this.storageSchema),
@@ -517,8 +520,8 @@ export class ResourceStore {
       // Field ownership travels with the status (a status apply computed it; a status update recomputes it).
       if (meta.managedFields) merged.metadata.managedFields = meta.managedFields; else delete merged.metadata.managedFields;
       dropGoZeroValues(merged, this.storageSchema);
+      normalizeGoEmptyCollections(merged, this.storageSchema);
       applyDefaults(merged, this.storageSchema);
-      dropEmptyMetadata(merged.metadata);
       this.def.defaults?.(merged);
       opts.trackFields?.(merged, old);
       this.def.prepareForUpdate?.(merged, old, opts.ctx);
@@ -528,8 +531,8 @@ export class ResourceStore {
       for (const path of this.def.status.mainResetsFields ?? ['status']) copyPath(old, obj, path.split('.'));
     }
     dropGoZeroValues(obj, this.storageSchema);
+    normalizeGoEmptyCollections(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
-    dropEmptyMetadata(obj.metadata);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, old);
     this.def.prepareForUpdate?.(obj, old, opts.ctx);

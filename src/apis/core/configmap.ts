@@ -6,7 +6,6 @@ import { ObjectMeta } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError, invalid, tooLong, key as keyPath } from '../../machinery/field-errors.ts';
 import { withProto } from './schema-helpers.ts';
-import { dropEmptyFields } from '../../machinery/omit-empty.ts';
 import { MAX_SECRET_SIZE, asStringMap, keyErrors, binaryMapSize, stringMapSize, canonicalizeBinaryMap, immutableErrors } from './keyed-data.ts';
 
 const DATA_DESCRIPTION = "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.";
@@ -46,8 +45,6 @@ export const configMapKind: KindDefinition = {
   storageVersion: 'v1',
   trackGeneration: false,
 
-  // data and binaryData are omitempty: sent empty, they are not stored.
-  defaults: (obj) => dropEmptyFields(obj, ['data', 'binaryData']),
   validate: (obj) => validateConfigMap(obj),
   validateUpdate: (obj, old) => [
     ...immutableErrors(obj, old, [['data', false], ['binaryData', true]]),

@@ -7,7 +7,6 @@ import { ObjectMeta } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError, invalid, required, tooLong, immutable, key as keyPath } from '../../machinery/field-errors.ts';
 import { withProto } from './schema-helpers.ts';
-import { dropEmptyFields } from '../../machinery/omit-empty.ts';
 import { MAX_SECRET_SIZE, asStringMap, keyErrors, binaryMapSize, canonicalizeBinaryMap, immutableErrors, decodeBase64 } from './keyed-data.ts';
 import { goJsonObjectError } from '../../machinery/go-json.ts';
 import { x509KeyPairError } from './tls-key-pair.ts';
@@ -140,8 +139,6 @@ export const secretKind: KindDefinition = {
 
   defaults(obj) {
     if (!obj.type) obj.type = SecretTypes.opaque;
-    // data and stringData are omitempty: sent empty, they are not stored.
-    dropEmptyFields(obj, ['data', 'stringData']);
   },
   prepareForCreate(obj) {
     mergeStringData(obj);
