@@ -1,28 +1,27 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CachedObject } from '../../storage/cache.ts';
-import { FrameChannel, type ChannelMember } from './watch-channel.ts';
+import { FrameChannel, takeChannelFlush, takeOwedFrames, type ChannelMember } from './watch-channel.ts';
+import { FrameQueue } from './watch-flush.ts';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const obj = (name: string) => ({ name }) as CachedObject;
 const encode = (type: string, o: CachedObject) => Buffer.from(`${type} ${o.name}\n`);
 
-/** A member as the watch handler makes one: frames of its own are queued after what the channel owes it. */
+/** A member as the watch handler makes one (its queue, its own frames and its part of a flush), writing to an array. */
 function member(): ChannelMember & { writes: Uint8Array[]; own(frame: string): void; text(): string } {
-  const queue: Uint8Array[] = [];
+  const queue = new FrameQueue();
   const m = {
     writes: [] as Uint8Array[],
     channelCursor: 0,
     channel: undefined as FrameChannel | undefined,
     event() {}, bookmark() {}, error() {}, end() {},
     own(frame: string) {
-      if (m.channel) queue.push(...m.channel.owed(m));
+      takeOwedFrames(m, queue);
       queue.push(Buffer.from(frame));
     },
     takeChannel(frames: Uint8Array[], joined: Uint8Array) {
-      if (queue.length === 0 && m.channelCursor === 0) { m.writes.push(joined); return; }
-      queue.push(...frames.slice(m.channelCursor));
-      m.writes.push(Buffer.concat(queue.splice(0)));
+      takeChannelFlush(m, queue, frames, joined, (bytes) => m.writes.push(bytes));
     },
     text: () => m.writes.map((w) => Buffer.from(w).toString()).join(''),
   };

@@ -5,7 +5,7 @@
 // first, so that its order stays exact.
 import type { CachedObject } from '../../storage/cache.ts';
 import type { WatchChannel, WatchEventType, WatchSink } from '../../registry/watch.ts';
-import { flushSoon } from './watch-flush.ts';
+import { flushSoon, type FrameQueue } from './watch-flush.ts';
 
 /** A stream in a channel. */
 export interface ChannelMember extends WatchSink {
@@ -69,4 +69,24 @@ export class FrameChannel implements WatchChannel {
       member.channelCursor = 0;
     }
   };
+}
+
+/** Before a frame of its own, a member takes the channel's frames it is owed into its queue: its order stays exact. */
+export function takeOwedFrames(member: ChannelMember, queue: FrameQueue): void {
+  if (!member.channel) return;
+  for (const frame of member.channel.owed(member)) queue.push(frame);
+}
+
+/**
+ * A member's part of a channel flush. In step with the channel (nothing of its own queued, no pending frame
+ * from before it joined), it writes the shared buffer as is; else its own queue, then the frames it is owed.
+ */
+export function takeChannelFlush(member: ChannelMember, queue: FrameQueue, frames: Uint8Array[], joined: Uint8Array, write: (bytes: Uint8Array) => void): void {
+  if (queue.length === 0 && member.channelCursor === 0) {
+    write(joined);
+    return;
+  }
+  for (let i = member.channelCursor; i < frames.length; i++) queue.push(frames[i]);
+  const bytes = queue.take();
+  if (bytes) write(bytes);
 }

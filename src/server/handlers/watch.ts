@@ -18,7 +18,7 @@ import { encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { toTable, partialMetadata } from './table.ts';
 import { watchFramer } from '../codecs/watch-frames.ts';
 import { FrameQueue, flushSoon, cancelFlush, atTurnEnd } from './watch-flush.ts';
-import { FrameChannel, type ChannelMember } from './watch-channel.ts';
+import { FrameChannel, takeChannelFlush, takeOwedFrames, type ChannelMember } from './watch-channel.ts';
 
 const BOOKMARK_INTERVAL_MS = 60_000;
 /** Bookmarks go out this long before the deadline, so a client can resume from where the stream ended. */
@@ -107,10 +107,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     if (live) checkBacklog();
   };
   /** What the shared channel queued for this stream before now goes first (a frame of its own comes after it). */
-  const takeOwed = () => {
-    if (!sink.channel) return;
-    for (const frame of sink.channel.owed(sink)) queued.push(frame);
-  };
+  const takeOwed = () => takeOwedFrames(sink, queued);
   function flush(): void {
     takeOwed();
     const bytes = queued.take();
@@ -158,10 +155,7 @@ export async function serveWatch(deps: ResourceHandlerDeps, served: ServedResour
     share: asCached ? JSON_CHANNEL : undefined,
     channelCursor: 0,
     takeChannel(frames, joined) {
-      if (queued.length === 0 && this.channelCursor === 0) { writeBytes(joined); return; }
-      for (let i = this.channelCursor; i < frames.length; i++) queued.push(frames[i]);
-      const bytes = queued.take();
-      if (bytes) writeBytes(bytes);
+      takeChannelFlush(this, queued, frames, joined, writeBytes);
     },
   };
 
