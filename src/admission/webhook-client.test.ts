@@ -1,9 +1,12 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
+import https from 'node:https';
 import { serviceAddress, WebhookClient } from './webhook-client.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { startAdmissionWebhook, type AdmissionWebhookServer } from '../../test/support/admission-webhook.ts';
+import { generateCertificateAuthority } from '../pki/authority.ts';
+import { issueServingCertificate } from '../pki/sign.ts';
 
 let hook: AdmissionWebhookServer;
 let other: AdmissionWebhookServer;
@@ -89,4 +92,77 @@ test('answers that are not a review: a Status, another error code, a body that i
   assert.equal(await call(), 'failed to call webhook: the server could not find the requested resource');
   hook.answer = () => ({ raw: { status: 200, body: '{"kind":' } });
   assert.match(await call(), /^failed to call webhook: couldn't get version\/kind; json parse error: /);
+});
+
+/** A real HTTPS webhook that answers or hangs up per request, recording each request's connection and its
+ *  place on that connection (1 for a fresh connection, 2 and on for a kept-alive one). */
+async function startHangingUpWebhook() {
+  const ca = await generateCertificateAuthority({ commonName: 'stale-test-ca' });
+  const serving = await issueServingCertificate(ca, { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] });
+  const requestsOn = new WeakMap<object, { id: number; count: number }>();
+  let connections = 0;
+  const state = {
+    /** none: every request answered; 'reused': hang up on a request that arrives on a kept-alive connection; all: hang up on every request. */
+    hangUp: 'none' as 'none' | 'reused' | 'all',
+    seen: [] as { connection: number; nth: number }[],
+  };
+  const server = https.createServer({ cert: serving.certPem, key: serving.keyPem, keepAlive: true }, (req, res) => {
+    let conn = requestsOn.get(req.socket);
+    if (!conn) requestsOn.set(req.socket, conn = { id: ++connections, count: 0 });
+    conn.count += 1;
+    state.seen.push({ connection: conn.id, nth: conn.count });
+    // The server's side of a connection it closed while idle: the request finds it gone, no response.
+    if (state.hangUp === 'all' || (state.hangUp === 'reused' && conn.count > 1)) { req.socket.destroy(); return; }
+    req.resume();
+    req.on('end', () => {
+      // No `Connection: close`: the client keeps the connection for the next review.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'AdmissionReview', apiVersion: 'admission.svc.io/v1', response: { uid: 'u', allowed: true } }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  const stop = () => new Promise<void>((r) => { if (!server.listening) return r(); server.closeAllConnections(); server.close(() => r()); });
+  return { state, port, caBundle: Buffer.from(ca.certPem).toString('base64'), stop };
+}
+
+test('a kept-alive connection the server closed: the review is sent once more on a new connection; a fresh connection that fails is not retried', async () => {
+  const hook = await startHangingUpWebhook();
+  const stale = new WebhookClient(async () => undefined);
+  const cc = { url: `https://127.0.0.1:${hook.port}/`, caBundle: hook.caBundle };
+  // Lets the agent take the answered connection back into its idle pool before the next call.
+  const settle = () => new Promise((r) => setImmediate(r));
+  try {
+    await stale.post(cc, '{}', 10);
+    await settle();
+    hook.state.hangUp = 'reused';
+    const answer = await stale.post(cc, '{}', 10);
+    assert.deepEqual(answer, { kind: 'AdmissionReview', apiVersion: 'admission.svc.io/v1', response: { uid: 'u', allowed: true } });
+    // The second review went out on connection 1 (closed by the server), then once more on connection 2.
+    assert.deepEqual(hook.state.seen, [{ connection: 1, nth: 1 }, { connection: 1, nth: 2 }, { connection: 2, nth: 1 }]);
+
+    // Retried once only: a webhook that hangs up on every request fails after the stale try and one fresh try.
+    await settle();
+    hook.state.hangUp = 'all';
+    hook.state.seen = [];
+    const down = `failed to call webhook: Post "https://127.0.0.1:${hook.port}/?timeout=10s": EOF`;
+    assert.equal(await failure(stale.post(cc, '{}', 10)), down);
+    assert.deepEqual(hook.state.seen, [{ connection: 2, nth: 2 }, { connection: 3, nth: 1 }]);
+
+    // A fresh connection that fails is the webhook's failure: not sent again.
+    hook.state.seen = [];
+    assert.equal(await failure(stale.post(cc, '{}', 10)), down);
+    assert.deepEqual(hook.state.seen, [{ connection: 4, nth: 1 }]);
+
+    // The webhook stops with a connection kept alive: whether the agent saw it close or sends on it and
+    // retries, the call fails as Go's dialer words a refused connection.
+    hook.state.hangUp = 'none';
+    await stale.post(cc, '{}', 10);
+    await hook.stop();
+    assert.equal(await failure(stale.post(cc, '{}', 10)),
+      `failed to call webhook: Post "https://127.0.0.1:${hook.port}/?timeout=10s": dial tcp 127.0.0.1:${hook.port}: connect: connection refused`);
+  } finally {
+    stale.close();
+    await hook.stop();
+  }
 });
