@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { emptyIsNull, normalizeGoEmptyCollections } from './go-empty-collections.ts';
+import { emptyIsNull } from './go-empty-collections.ts';
+import { normalizeAsGoEncodes } from './go-encoding.ts';
 
 const meta = Type.Object({
   labels: Type.Record(Type.String(), Type.String()),
@@ -31,7 +32,7 @@ test('empty omitempty lists and maps go, at any depth; managedFields stays for t
     aggregationRule: { clusterRoleSelectors: [{ matchLabels: {} }] },
     byName: { a: { items: [] } },
   };
-  normalizeGoEmptyCollections(obj, role);
+  normalizeAsGoEncodes(obj, role);
   assert.deepEqual(obj, {
     metadata: { managedFields: [] },
     rules: [{ verbs: ['get'] }],
@@ -42,27 +43,27 @@ test('empty omitempty lists and maps go, at any depth; managedFields stays for t
 
 test('a field without omitempty is null when empty or absent, where its struct is', () => {
   const absent: Record<string, any> = { metadata: {} };
-  normalizeGoEmptyCollections(absent, role);
+  normalizeAsGoEncodes(absent, role);
   assert.deepEqual(absent, { metadata: {}, rules: null });
   const empty: Record<string, any> = { rules: [{ verbs: [] }] };
-  normalizeGoEmptyCollections(empty, role);
+  normalizeAsGoEncodes(empty, role);
   assert.deepEqual(empty, { rules: [{ verbs: null }] });
   const full: Record<string, any> = { rules: [{ verbs: ['get'] }] };
-  normalizeGoEmptyCollections(full, role);
+  normalizeAsGoEncodes(full, role);
   assert.deepEqual(full, { rules: [{ verbs: ['get'] }] });
 });
 
 test('free-form values, values of another type and non-empty containers are left as sent', () => {
   const obj: Record<string, any> = { rules: {}, free: { list: [], map: {} }, byName: [], metadata: { labels: [], finalizers: {} } };
-  normalizeGoEmptyCollections(obj, role);
+  normalizeAsGoEncodes(obj, role);
   assert.deepEqual(obj, { rules: {}, free: { list: [], map: {} }, byName: [], metadata: { labels: [], finalizers: {} } });
-  assert.equal(normalizeGoEmptyCollections(null, role), null);
+  assert.equal(normalizeAsGoEncodes(null, role), null);
 });
 
 test('recursive schemas compile and run', () => {
   const node = Type.Recursive((self) => Type.Object({ children: Type.Array(self), tags: Type.Record(Type.String(), Type.String()) }));
   const obj: Record<string, any> = { children: [{ children: [], tags: {} }], tags: { a: 'b' } };
-  normalizeGoEmptyCollections(obj, node);
+  normalizeAsGoEncodes(obj, node);
   assert.deepEqual(obj, { children: [{}], tags: { a: 'b' } });
 });
 
@@ -70,6 +71,6 @@ test("an HPA's empty scaling policies stay, for defaulting and validation to tel
   const rules = Type.Object({ policies: Type.Array(Type.Object({ type: Type.String() })), selectPolicy: Type.String() }, { 'x-ref': 'autoscaling.v2.HPAScalingRules' });
   const hpa = Type.Object({ scaleUp: rules, scaleDown: rules });
   const obj: Record<string, any> = { scaleUp: { policies: [] }, scaleDown: {} };
-  normalizeGoEmptyCollections(obj, hpa);
+  normalizeAsGoEncodes(obj, hpa);
   assert.deepEqual(obj, { scaleUp: { policies: [] }, scaleDown: {} });
 });

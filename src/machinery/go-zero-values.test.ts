@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { S } from '../apis/meta/schema.ts';
 import { allKinds } from '../apis/index.ts';
-import { dropGoZeroValues, zeroIsUnset, zeroIsUnsetFields } from './go-zero-values.ts';
+import { zeroIsUnset, zeroIsUnsetFields } from './go-zero-values.ts';
+import { normalizeAsGoEncodes } from './go-encoding.ts';
 
 function storageSchema(group: string, kind: string) {
   const k = allKinds().find((x) => x.group === group && x.kind === kind)!;
@@ -38,7 +39,7 @@ test('Deployment: zeros of non-pointer omitempty fields go at every depth; point
     },
     status: { replicas: 0, readyReplicas: 2, observedGeneration: 0, collisionCount: 0 },
   };
-  dropGoZeroValues(d, storageSchema('apps', 'Deployment'));
+  normalizeAsGoEncodes(d, storageSchema('apps', 'Deployment'));
   assert.deepEqual(d, {
     apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' },
     spec: {
@@ -60,30 +61,30 @@ test('Deployment: zeros of non-pointer omitempty fields go at every depth; point
 
 test('only 0 and false go: null, strings and wrongly typed values are left for validation', () => {
   const d = { spec: { paused: 'false', minReadySeconds: null, template: { spec: { hostNetwork: 0, hostPID: false, containers: 'x' } } } };
-  dropGoZeroValues(d, storageSchema('apps', 'Deployment'));
+  normalizeAsGoEncodes(d, storageSchema('apps', 'Deployment'));
   assert.deepEqual(d, { spec: { paused: 'false', minReadySeconds: null, template: { spec: { hostNetwork: 0, containers: 'x' } } } });
   const numbers = { spec: { minReadySeconds: false } };
-  dropGoZeroValues(numbers, storageSchema('apps', 'Deployment'));
+  normalizeAsGoEncodes(numbers, storageSchema('apps', 'Deployment'));
   assert.deepEqual(numbers, { spec: { minReadySeconds: false } });
-  assert.equal(dropGoZeroValues(null, storageSchema('apps', 'Deployment')), null);
+  assert.equal(normalizeAsGoEncodes(null, storageSchema('apps', 'Deployment')), null);
 });
 
 test('Service and Event: node ports, publishNotReadyAddresses and count', () => {
   const svc = { spec: { publishNotReadyAddresses: false, healthCheckNodePort: 0, ports: [{ port: 80, nodePort: 0, targetPort: 0 }] } };
-  dropGoZeroValues(svc, storageSchema('', 'Service'));
+  normalizeAsGoEncodes(svc, storageSchema('', 'Service'));
   assert.deepEqual(svc, { spec: { ports: [{ port: 80, targetPort: 0 }] } });
   const ev = { involvedObject: {}, count: 0, reason: 'R' };
-  dropGoZeroValues(ev, storageSchema('', 'Event'));
+  normalizeAsGoEncodes(ev, storageSchema('', 'Event'));
   assert.deepEqual(ev, { involvedObject: {}, reason: 'R' });
 });
 
 test('schemas without a listed type (custom resources, ConfigMaps) are left as they are', () => {
   const cr = S.object({ spec: S.object({ paused: S.bool(), n: S.int32() }) });
   const obj = { spec: { paused: false, n: 0 } };
-  dropGoZeroValues(obj, cr);
+  normalizeAsGoEncodes(obj, cr);
   assert.deepEqual(obj, { spec: { paused: false, n: 0 } });
   const cm = { data: { a: '' }, immutable: false };
-  dropGoZeroValues(cm, storageSchema('', 'ConfigMap'));
+  normalizeAsGoEncodes(cm, storageSchema('', 'ConfigMap'));
   assert.deepEqual(cm, { data: { a: '' }, immutable: false });
 });
 
@@ -91,11 +92,11 @@ test('maps of typed values and recursive schemas are walked', () => {
   const probe = S.object({ timeoutSeconds: S.int32(), periodSeconds: S.int32() }, { ref: 'core.v1.Probe' });
   const withMap = S.object({ probes: Type.Record(Type.String(), probe) });
   const m = { probes: { a: { timeoutSeconds: 0, periodSeconds: 1 } } };
-  dropGoZeroValues(m, withMap);
+  normalizeAsGoEncodes(m, withMap);
   assert.deepEqual(m, { probes: { a: { periodSeconds: 1 } } });
 
   const tree = Type.Recursive((self) => S.object({ tty: S.bool(), children: Type.Array(self) }, { ref: 'core.v1.Container' }));
   const t = { tty: false, children: [{ tty: true, children: [{ tty: false }] }] };
-  dropGoZeroValues(t, tree);
+  normalizeAsGoEncodes(t, tree);
   assert.deepEqual(t, { children: [{ tty: true, children: [{}] }] });
 });

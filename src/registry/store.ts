@@ -17,9 +17,8 @@ import { type FieldError, fieldErrorText } from '../machinery/field-errors.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from '../machinery/validation/objectmeta.ts';
 import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machinery/validation/strings.ts';
 import { applyDefaults } from '../machinery/schema/defaults.ts';
-import { normalizeGoEmptyCollections } from '../machinery/go-empty-collections.ts';
+import { normalizeAsGoEncodes } from '../machinery/go-encoding.ts';
 import { keepManagedFieldsTimes } from '../machinery/managed-fields-times.ts';
-import { dropGoZeroValues } from '../machinery/go-zero-values.ts';
 import { uncoveredStructuralErrors, validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
@@ -192,8 +191,7 @@ export class ResourceStore {
 
     // Zeros and empty lists Go's types drop (on decoding, or on the way through etcd) go first, so defaulting
     // then sees them unset, as Kubernetes' does.
-    dropGoZeroValues(obj, this.storageSchema);
-    normalizeGoEmptyCollections(obj, this.storageSchema);
+    normalizeAsGoEncodes(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, undefined);
@@ -519,8 +517,7 @@ export class ResourceStore {
       if (meta.annotations) merged.metadata.annotations = meta.annotations; else delete merged.metadata.annotations;
       // Field ownership travels with the status (a status apply computed it; a status update recomputes it).
       if (meta.managedFields) merged.metadata.managedFields = meta.managedFields; else delete merged.metadata.managedFields;
-      dropGoZeroValues(merged, this.storageSchema);
-      normalizeGoEmptyCollections(merged, this.storageSchema);
+      normalizeAsGoEncodes(merged, this.storageSchema);
       applyDefaults(merged, this.storageSchema);
       this.def.defaults?.(merged);
       opts.trackFields?.(merged, old);
@@ -530,8 +527,7 @@ export class ResourceStore {
     if (this.def.status) {
       for (const path of this.def.status.mainResetsFields ?? ['status']) copyPath(old, obj, path.split('.'));
     }
-    dropGoZeroValues(obj, this.storageSchema);
-    normalizeGoEmptyCollections(obj, this.storageSchema);
+    normalizeAsGoEncodes(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
     opts.trackFields?.(obj, old);
