@@ -7,7 +7,19 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { RecordingListener, storageContract, waitUntil } from './contract.ts';
 import { CompactedError, FutureRevisionError, StoreUnavailableError, type KeyValue } from './interface.ts';
-import { SqliteStorage } from './sqlite.ts';
+import { SqliteStorage, type SqliteDiskStep } from './sqlite.ts';
+
+/** Compaction transactions that started while a checkpoint (its database flush included) was under way. */
+function compactionsDuringCheckpoints(steps: SqliteDiskStep[]): number {
+  let checkpointing = false;
+  let inside = 0;
+  for (const step of steps) {
+    if (step === 'checkpoint-started') checkpointing = true;
+    else if (step === 'checkpoint-ended') checkpointing = false;
+    else if (checkpointing) inside += 1;
+  }
+  return inside;
+}
 
 async function tempDir(): Promise<{ dir: string; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'capstan-sqlite-'));
@@ -176,7 +188,8 @@ describe('SqliteStorage', () => {
     const { dir, remove } = await tempDir();
     const path = join(dir, 'state.db');
     try {
-      const s = SqliteStorage.open(path, { checkpointEvery: 1000 });
+      const steps: SqliteDiskStep[] = [];
+      const s = SqliteStorage.open(path, { checkpointEvery: 1000, onDiskStep: (step) => steps.push(step) });
       // A long history: its compaction takes many chunks.
       let live = await Promise.all(Array.from({ length: 4000 }, (_, i) => s.create(`/k/old/${i}`, 'v0')));
       for (const value of ['v1', 'v2']) live = await Promise.all(live.map((kv) => s.update(kv.key, value, kv.modRevision)));
@@ -192,6 +205,8 @@ describe('SqliteStorage', () => {
       }
       await compaction;
       await s.close();
+      assert.ok(steps.includes('checkpoint-started') && steps.includes('compaction-transaction'));
+      assert.equal(compactionsDuringCheckpoints(steps), 0);
 
       const raw = new DatabaseSync(path);
       try {
@@ -208,6 +223,39 @@ describe('SqliteStorage', () => {
       } finally {
         await again.close();
       }
+    } finally {
+      await remove();
+    }
+  });
+
+  it('starts no compaction transaction while a checkpoint of writes is under way: it waits for the checkpoint\'s flush', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const steps: SqliteDiskStep[] = [];
+      let compactAt = 0;
+      let compaction: Promise<void> | undefined;
+      const s: SqliteStorage = SqliteStorage.open(path, {
+        checkpointEvery: 100,
+        onDiskStep: (step) => {
+          steps.push(step);
+          // Compaction asked for as a checkpoint starts: its first transaction is ready before the checkpoint's flush ends.
+          if (step === 'checkpoint-started' && compactAt && !compaction) compaction = s.compact(compactAt);
+        },
+      });
+      // 90 writes, below the first checkpoint; 30 of them supersede others, for compaction to remove.
+      const created = await Promise.all(Array.from({ length: 60 }, (_, i) => s.create(`/k/${i}`, 'v0')));
+      await Promise.all(created.slice(0, 30).map((kv) => s.update(kv.key, 'v1', kv.modRevision)));
+      compactAt = await s.currentRevision();
+      // These cross checkpointEvery: once they are on disk the checkpoint starts, and with it the compaction.
+      await Promise.all(Array.from({ length: 20 }, (_, i) => s.create(`/k/new/${i}`, 'n')));
+      assert.ok(compaction, 'a checkpoint started');
+      await compaction;
+      assert.deepEqual(steps.slice(0, 3), ['checkpoint-started', 'checkpoint-ended', 'compaction-transaction']);
+      assert.equal(compactionsDuringCheckpoints(steps), 0);
+      assert.equal(await s.compactedRevision(), compactAt);
+      assert.deepEqual((await s.range('/k/', { revision: compactAt })).kvs.map((kv) => kv.value).sort(), [...Array(30).fill('v0'), ...Array(30).fill('v1')]);
+      await s.close();
     } finally {
       await remove();
     }

@@ -59,7 +59,13 @@ export interface SqliteStorageOptions {
   cacheSizeKiB?: number;
   /** Writes between checkpoints of a file database (default 10000). */
   checkpointEvery?: number;
+  /** Told of the disk work whose order matters, for tests that check that order (never on the write path):
+   *  a checkpoint starting and ending (its database flush included), a compaction transaction starting. */
+  onDiskStep?: (step: SqliteDiskStep) => void;
 }
+
+/** The steps SqliteStorageOptions.onDiskStep is told of. */
+export type SqliteDiskStep = 'checkpoint-started' | 'checkpoint-ended' | 'compaction-transaction';
 
 /**
  * Writes between checkpoints of a file database, about 3 WAL pages each. A checkpoint copies each page once
@@ -268,6 +274,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private readonly sql: ReturnType<typeof prepareAll>;
   private readonly maxBatch: number;
   private readonly checkpointEvery: number;
+  private readonly onDiskStep: ((step: SqliteDiskStep) => void) | undefined;
   /** The WAL file, flushed after each commit; absent for an in-memory database. */
   private readonly walFd: number | undefined;
   /** The database file, flushed after each checkpoint. */
@@ -306,6 +313,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     this.sql = prepareAll(db);
     this.maxBatch = Math.max(1, opts.maxBatch ?? 1000);
     this.checkpointEvery = Math.max(1, opts.checkpointEvery ?? CHECKPOINT_EVERY);
+    this.onDiskStep = opts.onDiskStep;
     this.walFd = files?.wal;
     this.dbFd = files?.db;
     this.compacted = this.metaGet('compacted');
@@ -500,6 +508,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private checkpoint(): void {
     this.sinceCheckpoint = 0;
     this.checkpointing = true;
+    this.onDiskStep?.('checkpoint-started');
     if (!this.walDirty) {
       this.copyWalIntoDatabase();
       return;
@@ -527,6 +536,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
 
   private checkpointEnded(err: Error | null): void {
     this.checkpointing = false;
+    this.onDiskStep?.('checkpoint-ended');
     if (err && !this.broken) this.fail(err);
     for (const resume of this.afterCheckpoint.splice(0)) resume();
     this.afterDiskWork();
@@ -730,6 +740,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     while (this.compactCursor < revision) {
       await this.readyForTransaction();
       const upTo = Math.min(revision, this.compactCursor + COMPACT_CHUNK);
+      this.onDiskStep?.('compaction-transaction');
       this.sql.begin.run();
       try {
         if (first) this.sql.metaSet.run(revision, 'compacted');
@@ -756,6 +767,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     }
     if (first) {
       await this.readyForTransaction();
+      this.onDiskStep?.('compaction-transaction');
       this.sql.metaSet.run(revision, 'compacted');
       this.walDirty = true;
     }
