@@ -17,6 +17,7 @@ import type { TypeRef } from './schema-view.ts';
 import { toFieldSet, TypedValueError } from './tofieldset.ts';
 import { applyConfig, updateOwnership, type UpdaterOptions } from './updater.ts';
 import { goJson } from './value.ts';
+import type { VersionConverter } from './versions.ts';
 import { isGoPrintable } from '../go-format.ts';
 import { deepClone } from '../schema/walk.ts';
 
@@ -35,6 +36,8 @@ export interface FieldManagerScope {
   subresource: string;
   /** Fields this endpoint resets and nobody owns through it. */
   resetFields?: FieldSet;
+  /** The kind's versions of other shapes, for managers recorded in them (absent: every version has this shape). */
+  versions?: VersionConverter;
   now?: () => Date;
 }
 
@@ -47,7 +50,7 @@ const STRIPPED = FieldSet.of(
 );
 
 function updaterOptions(scope: FieldManagerScope): UpdaterOptions {
-  return { type: scope.type, ignored: scope.resetFields };
+  return { type: scope.type, ignored: scope.resetFields, versions: scope.versions };
 }
 
 function now(scope: FieldManagerScope): string {

@@ -2,7 +2,8 @@
 // resets (which nobody owns through it): the main resource resets the status fields; /status and its
 // variants reset everything but the status fields, labels and annotations.
 import type { TSchema } from '@sinclair/typebox';
-import type { KindDefinition } from '../../apis/kind.ts';
+import { apiVersionOf, type KindDefinition } from '../../apis/kind.ts';
+import { allKinds } from '../../apis/index.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import { asSchema, deref, EMPTY_SCOPE } from '../schema/schema-kind.ts';
 import { recordUpdate, type FieldManagerScope } from './field-manager.ts';
@@ -10,6 +11,7 @@ import { deepClone } from '../schema/walk.ts';
 import { FieldSet } from './fieldset.ts';
 import { fieldElement } from './path.ts';
 import { rootType, type TypeRef } from './schema-view.ts';
+import { VersionConverter, type VersionForm } from './versions.ts';
 
 /** The schema objects are stored in (a kind may be stored in another group's form). */
 export function storageSchemaOf(def: KindDefinition): TSchema {
@@ -58,7 +60,43 @@ function resetFieldsOf(def: KindDefinition, subresource: string): FieldSet | und
   return set;
 }
 
-/** The scope of a write to `def` through `subresource`, addressed at `version` of the kind's group. */
+const converters = new WeakMap<KindDefinition, VersionConverter | null>();
+
+function apiVersionsOf(def: KindDefinition): { storage: string } {
+  return { storage: def.storedAs ? apiVersionOf(def.storedAs.group, def.storedAs.version) : apiVersionOf(def.group, def.storageVersion) };
+}
+
+/**
+ * The versions `def`'s objects are read in, when some has another shape than the stored one: its own
+ * versions, and those of kinds stored in its form (events.svc.io Events are core v1 Events). Undefined
+ * when every version reads the stored form as it is.
+ */
+export function versionConverterOf(def: KindDefinition): VersionConverter | undefined {
+  let c = converters.get(def);
+  if (c !== undefined) return c ?? undefined;
+  const storage = apiVersionsOf(def).storage;
+  const kinds = [def, ...allKinds().filter((d) => d !== def && d.kind === def.kind && apiVersionsOf(d).storage === storage)];
+  const forms = new Map<string, VersionForm>();
+  let shapes = false;
+  for (const d of kinds) {
+    for (const v of d.versions) {
+      const apiVersion = apiVersionOf(d.group, v.name);
+      if (forms.has(apiVersion)) continue;
+      if (v.fromStorage && v.toStorage) {
+        shapes = true;
+        forms.set(apiVersion, { type: versionTypeOf(v.schema), toStorage: v.toStorage, fromStorage: v.fromStorage });
+      } else {
+        forms.set(apiVersion, { type: typeOf(d) });
+      }
+    }
+  }
+  if (!forms.has(storage)) forms.set(storage, { type: typeOf(def) });
+  c = shapes ? new VersionConverter(forms) : null;
+  converters.set(def, c);
+  return c ?? undefined;
+}
+
+/** The scope of a write to `def` through `subresource`, addressed at `version` of the kind's group, on the stored form. */
 export function fieldManagerScope(def: KindDefinition, version: string, subresource: string): FieldManagerScope {
   return {
     type: typeOf(def),
@@ -66,6 +104,7 @@ export function fieldManagerScope(def: KindDefinition, version: string, subresou
     kind: def.kind,
     subresource,
     resetFields: resetFieldsOf(def, subresource),
+    versions: versionConverterOf(def),
   };
 }
 
@@ -77,20 +116,44 @@ function versionTypeOf(schema: TSchema): TypeRef {
   return t;
 }
 
+/** A write in a version read in another shape than the stored one: its scope, and the conversions. */
+export interface ConvertedScope {
+  scope: FieldManagerScope;
+  fromStorage(obj: ApiObject): ApiObject;
+  toStorage(obj: ApiObject): ApiObject;
+}
+
+/**
+ * The scope of a write through `version` when that version has its own shape (autoscaling/v1 HPAs,
+ * events.svc.io Events): Kubernetes' field manager works on the object read in the request's version.
+ * Undefined when the version reads the stored form as it is.
+ */
+export function convertedScope(def: KindDefinition, version: string, subresource: string): ConvertedScope | undefined {
+  const v = def.versions.find((x) => x.name === version);
+  if (!v?.fromStorage || !v.toStorage) return undefined;
+  const scope = { ...fieldManagerScope(def, version, subresource), type: versionTypeOf(v.schema) };
+  const from = v.fromStorage, to = v.toStorage;
+  return {
+    scope,
+    fromStorage: (obj) => from(deepClone(obj) as ApiObject),
+    toStorage: (obj) => to(deepClone(obj) as ApiObject),
+  };
+}
+
 /**
  * The store hook that records a create, update or non-apply patch by `manager`. Kubernetes compares the
  * objects in the request's version, so a version stored in another form (autoscaling/v1 HPAs, events.svc.io
  * Events) records the fields of its own shape (targetCPUUtilizationPercentage, not metrics).
  */
 export function updateTracker(def: KindDefinition, version: string, subresource: string, manager: string): (obj: ApiObject, old: ApiObject | undefined) => void {
-  const scope = fieldManagerScope(def, version, subresource);
-  const converted = def.versions.find((v) => v.name === version);
-  const fromStorage = converted?.fromStorage;
-  if (!converted || !fromStorage) return (obj, old) => recordUpdate(scope, old, obj, manager);
-  const versionScope: FieldManagerScope = { ...scope, type: versionTypeOf(converted.schema) };
+  const converted = convertedScope(def, version, subresource);
+  if (!converted) {
+    const scope = fieldManagerScope(def, version, subresource);
+    return (obj, old) => recordUpdate(scope, old, obj, manager);
+  }
   return (obj, old) => {
-    const view = fromStorage(deepClone(obj) as ApiObject);
-    recordUpdate(versionScope, old ? fromStorage(deepClone(old) as ApiObject) : undefined, view, manager);
+    const view = converted.fromStorage(obj);
+    recordUpdate(converted.scope, old ? converted.fromStorage(old) : undefined, view, manager);
     const managed = view.metadata?.managedFields;
     if (managed) obj.metadata.managedFields = managed;
     else delete obj.metadata.managedFields;

@@ -2,7 +2,7 @@
 // writer without conflicts; Apply merges a configuration, prunes what the applier dropped, and refuses to
 // change fields other managers own unless forced.
 import { ApplyConflicts, conflictsFromManagers } from './conflict.ts';
-import { compare, excludeFields } from './compare.ts';
+import { compare, excludeFields, type Comparison } from './compare.ts';
 import type { FieldSet } from './fieldset.ts';
 import type { ManagerSet } from './managers.ts';
 import { merge } from './merge.ts';
@@ -11,6 +11,7 @@ import type { TypeRef } from './schema-view.ts';
 import { ensureNamedFieldsAreMembers, toFieldSet } from './tofieldset.ts';
 import { deepEqual } from '../schema/walk.ts';
 import { withValueStructs } from './value-structs.ts';
+import type { VersionConverter } from './versions.ts';
 
 export type ManagedFieldSets = Map<string, ManagerSet>;
 
@@ -19,19 +20,42 @@ export interface UpdaterOptions {
   type: TypeRef;
   /** Fields this endpoint resets (status on the main resource, everything but status on /status): never owned. */
   ignored?: FieldSet;
+  /** The kind's other versions: managers recorded in one of another shape are compared in it. */
+  versions?: VersionConverter;
+}
+
+/** The changes from old to new as read in `version`, the write's own comparison for its version. */
+type ComparisonIn = (version: string) => Comparison;
+
+function comparisons(o: UpdaterOptions, oldObj: unknown, newObj: unknown, version: string): ComparisonIn {
+  const own = excludeFields(compare(withValueStructs(oldObj, o.type), withValueStructs(newObj, o.type), o.type, true), o.ignored);
+  const vs = o.versions;
+  if (!vs) return () => own;
+  const byVersion = new Map<string, Comparison>();
+  return (v) => {
+    if (!vs.differ(version, v)) return own;
+    let c = byVersion.get(v);
+    if (!c) {
+      const type = vs.typeOf(v)!;
+      const l = vs.convert(oldObj, version, v), r = vs.convert(newObj, version, v);
+      // An object that does not convert is compared as the write sees it.
+      c = l === undefined || r === undefined ? own : excludeFields(compare(withValueStructs(l, type), withValueStructs(r, type), type, true), o.ignored);
+      byVersion.set(v, c);
+    }
+    return c;
+  };
 }
 
 /**
  * Compares old and new; every other manager loses the fields that were removed and, when forced, the
  * fields the write changes; without force those are conflicts. Managers left with nothing are dropped.
  */
-function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, managers: ManagedFieldSets, workflow: string, force: boolean): ManagedFieldSets {
-  const comparison = excludeFields(compare(withValueStructs(oldObj, o.type), withValueStructs(newObj, o.type), o.type, true), o.ignored);
-  const changed = comparison.added;
+function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, version: string, managers: ManagedFieldSets, workflow: string, force: boolean): ManagedFieldSets {
+  const comparisonIn = comparisons(o, oldObj, newObj, version);
   const conflicts = new Map<string, FieldSet>();
   for (const [manager, ms] of managers) {
     if (manager === workflow) continue;
-    const c = ms.set.intersection(changed);
+    const c = ms.set.intersection(comparisonIn(ms.apiVersion).added);
     if (!c.empty()) conflicts.set(manager, c);
   }
   if (!force && conflicts.size) throw new ApplyConflicts(conflictsFromManagers(conflicts));
@@ -41,7 +65,8 @@ function updateManagers(o: UpdaterOptions, oldObj: unknown, newObj: unknown, man
     if (manager !== workflow) {
       const c = conflicts.get(manager);
       if (c) set = set.difference(c);
-      if (!comparison.removed.empty()) set = set.difference(comparison.removed);
+      const removed = comparisonIn(ms.apiVersion).removed;
+      if (!removed.empty()) set = set.difference(removed);
     }
     if (!set.empty()) out.set(manager, set === ms.set ? ms : { ...ms, set });
   }
@@ -61,7 +86,8 @@ export interface Ownership {
  * leaves as it was keeps its entry object (and its set, so it is written back as it was read).
  */
 export function updateOwnership(o: UpdaterOptions, live: unknown, obj: unknown, version: string, managers: ManagedFieldSets, manager: string, notOwned?: FieldSet): Ownership {
-  const comparison = excludeFields(compare(withValueStructs(live, o.type), withValueStructs(obj, o.type), o.type, true), o.ignored);
+  const comparisonIn = comparisons(o, live, obj, version);
+  const comparison = comparisonIn(version);
   const removed = comparison.removed;
   const changed = comparison.added;
   const touched = removed.empty() ? changed : changed.union(removed);
@@ -72,7 +98,8 @@ export function updateOwnership(o: UpdaterOptions, live: unknown, obj: unknown, 
   const out: ManagedFieldSets = new Map();
   for (const [m, ms] of managers) {
     if (m === manager && took) continue;
-    const lost = touched.intersection(ms.set);
+    const c = comparisonIn(ms.apiVersion);
+    const lost = (c === comparison ? touched : c.added.union(c.removed)).intersection(ms.set);
     const set = lost.empty() ? ms.set : ms.set.difference(lost);
     if (!set.empty()) out.set(m, set === ms.set ? ms : { ...ms, set });
   }
@@ -104,28 +131,59 @@ export function applyConfig(o: UpdaterOptions, live: unknown, config: unknown, v
   let set = toFieldSet(config, o.type);
   if (o.ignored) set = set.recursiveDifference(o.ignored);
   next.set(manager, { set, apiVersion: version, applied: true });
-  if (lastSet && !lastSet.set.empty()) merged = prune(o, merged, next, lastSet.set);
-  const out = updateManagers(o, live, merged, next, manager, force);
+  if (lastSet && !lastSet.set.empty()) merged = prune(o, merged, version, next, lastSet);
+  const out = updateManagers(o, live, merged, version, next, manager, force);
   return { object: deepEqual(live, merged) ? undefined : merged, managers: out };
+}
+
+/** The object's type in `v`, for a write in `version`. */
+function typeIn(o: UpdaterOptions, version: string, v: string): TypeRef {
+  return o.versions?.differ(version, v) ? o.versions.typeOf(v)! : o.type;
+}
+
+/** `obj` (in `from`) read in `to`; the same object when they share a shape. */
+function convertTo(o: UpdaterOptions, obj: unknown, from: string, to: string): unknown {
+  return o.versions?.differ(from, to) ? o.versions.convert(obj, from, to) : obj;
 }
 
 /**
  * Removes what the applier owned last time and does not apply now, unless another manager (or the new
- * configuration) owns it; fields owned by nobody stay unless the applier had owned them.
+ * configuration) owns it; fields owned by nobody stay unless the applier had owned them. The applier's last
+ * set is read in its own version, and every manager's set in its own: the object is converted to each.
  */
-function prune(o: UpdaterOptions, merged: unknown, managers: ManagedFieldSets, lastSet: FieldSet): unknown {
-  const named = (s: FieldSet) => ensureNamedFieldsAreMembers(s, o.type);
-  const last = named(lastSet);
-  let pruned = removeItems(merged, last, o.type);
-  // Add back what anyone owns.
-  let managed: FieldSet | undefined;
-  for (const ms of managers.values()) managed = managed ? managed.union(ms.set) : ms.set;
-  const mergedSet = named(toFieldSet(merged, o.type));
-  if (managed) {
-    const prunedSet = named(toFieldSet(pruned, o.type));
-    pruned = removeItems(merged, mergedSet.difference(prunedSet.union(named(managed))), o.type);
+function prune(o: UpdaterOptions, merged: unknown, version: string, managers: ManagedFieldSets, lastSet: ManagerSet): unknown {
+  const lastVersion = lastSet.apiVersion;
+  const inLast = convertTo(o, merged, version, lastVersion);
+  if (inLast === undefined) return merged;
+  const lastType = typeIn(o, version, lastVersion);
+  const named = (s: FieldSet, t: TypeRef) => ensureNamedFieldsAreMembers(s, t);
+  const last = named(lastSet.set, lastType);
+  let pruned = removeItems(inLast, last, lastType);
+  // Add back what anyone owns, in each owner's version (the applier's last version first).
+  const managedIn = new Map<string, FieldSet>();
+  for (const ms of managers.values()) {
+    const v = o.versions?.differ(lastVersion, ms.apiVersion) ? ms.apiVersion : lastVersion;
+    const prev = managedIn.get(v);
+    managedIn.set(v, prev ? prev.union(ms.set) : ms.set);
+  }
+  const order = [...managedIn.keys()].sort((a, b) => (a === lastVersion ? -1 : b === lastVersion ? 1 : 0));
+  let mergedNow = inLast;
+  let at = lastVersion;
+  for (const v of order) {
+    const m = convertTo(o, mergedNow, at, v), p = convertTo(o, pruned, at, v);
+    if (m === undefined || p === undefined) continue;
+    const t = typeIn(o, lastVersion, v);
+    const mergedSet = named(toFieldSet(m, t), t);
+    const prunedSet = named(toFieldSet(p, t), t);
+    pruned = removeItems(m, mergedSet.difference(prunedSet.union(named(managedIn.get(v)!, t))), t);
+    mergedNow = m;
+    at = v;
   }
   // Add back what the applier never owned (dangling fields, fields of updaters).
-  const prunedSet = named(toFieldSet(pruned, o.type));
-  return removeItems(merged, mergedSet.difference(prunedSet).intersection(last), o.type);
+  const prunedInLast = convertTo(o, pruned, at, lastVersion);
+  if (prunedInLast === undefined) return merged;
+  const mergedSet = named(toFieldSet(inLast, lastType), lastType);
+  const prunedSet = named(toFieldSet(prunedInLast, lastType), lastType);
+  const out = removeItems(inLast, mergedSet.difference(prunedSet).intersection(last), lastType);
+  return convertTo(o, out, lastVersion, version) ?? merged;
 }

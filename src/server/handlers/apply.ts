@@ -2,14 +2,14 @@
 // fields it manages. It is checked (type, no managedFields), decoded like a create body (fieldValidation),
 // merged onto the live object by the field manager (which creates the object when absent), then admitted,
 // defaulted, validated and stored like any write.
-import type { RequestContext, ViewSubresource } from '../../apis/kind.ts';
+import type { KindDefinition, RequestContext, VersionDefinition, ViewSubresource } from '../../apis/kind.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import * as status from '../../machinery/status.ts';
-import { applyObject, checkApplyBody } from '../../machinery/apply/field-manager.ts';
-import { fieldManagerScope, writesStatusOnly } from '../../machinery/apply/kind-scope.ts';
+import { applyObject, checkApplyBody, type ApplyOptions } from '../../machinery/apply/field-manager.ts';
+import { convertedScope, fieldManagerScope, writesStatusOnly, type ConvertedScope } from '../../machinery/apply/kind-scope.ts';
 import type { ApplyBody } from '../../machinery/apply/apply-body.ts';
 import { decodeValue } from '../../registry/decode-body.ts';
-import { deepClone } from '../../machinery/schema/walk.ts';
+import { deepClone, deepEqual } from '../../machinery/schema/walk.ts';
 import type { ServedResource } from '../apis.ts';
 import { apiVersionFromAlias } from '../group-alias.ts';
 import type { Representation } from '../negotiate.ts';
@@ -32,17 +32,23 @@ export async function serverSideApply(
     // Other views (approval and the like) take the other patch types only.
     throw status.unsupportedMediaType('', ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
   }
-  const scope = fieldManagerScope(def, served.version.name, sub);
+  // A version of another shape than the stored one (autoscaling/v1 HPAs, events.svc.io Events) is merged
+  // and recorded as the request reads it, as Kubernetes' field manager does, then stored converted.
+  const converted = convertedScope(def, served.version.name, sub);
+  const scope = converted?.scope ?? fieldManagerScope(def, served.version.name, sub);
   // Typed clients name the group by Kubernetes' name: the configuration is read in the served one.
   if (typeof body.value.apiVersion === 'string') body.value.apiVersion = apiVersionFromAlias(body.value.apiVersion, def.group);
   checkApplyBody(scope, body.value);
-  const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, def, served.version, params.fieldValidation, JSON.stringify(body.value));
+  const [decodeDef, decodeVersion] = converted ? unconvertedVersion(def, served.version) : [def, served.version];
+  const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, decodeDef, decodeVersion, params.fieldValidation, JSON.stringify(body.value));
   ctx.warnings.push(...decoded.warnings);
   const config = decoded.object;
   const manager = params.fieldManager ?? '';
   const force = params.force === true;
   const result = await served.store.update(namespace, async (current) => {
-    const obj = applyObject(scope, current, deepClone(config), { manager, force, rawConfig: body.value });
+    const obj = converted
+      ? applyConverted(converted, current, deepClone(config), { manager, force, rawConfig: body.value })
+      : applyObject(scope, current, deepClone(config), { manager, force, rawConfig: body.value });
     if (!current && obj.metadata.uid) {
       throw status.conflict(served.store.gr, name, `uid mismatch: the provided object specified uid ${obj.metadata.uid}, and no existing object was found`);
     }
@@ -55,6 +61,41 @@ export async function serverSideApply(
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+}
+
+const unconverted = new WeakMap<VersionDefinition, [KindDefinition, VersionDefinition]>();
+
+/** The kind as if `version` were stored as it is: decoding answers the configuration in the request's version. */
+function unconvertedVersion(def: KindDefinition, version: VersionDefinition): [KindDefinition, VersionDefinition] {
+  let pair = unconverted.get(version);
+  if (!pair) {
+    const plain: VersionDefinition = { ...version, toStorage: undefined, fromStorage: undefined };
+    pair = [{ ...def, versions: def.versions.map((v) => (v === version ? plain : v)) }, plain];
+    unconverted.set(version, pair);
+  }
+  return pair;
+}
+
+/**
+ * Applies `config` (in the request's version) onto the stored `current`, read in that version; answers the
+ * object to store. An apply that changes nothing but the managers keeps the stored object as it is (a
+ * round trip through the request's version need not give back the same stored form).
+ */
+function applyConverted(converted: ConvertedScope, current: ApiObject | undefined, config: ApiObject, opts: ApplyOptions): ApiObject {
+  const live = current ? converted.fromStorage(current) : undefined;
+  const obj = applyObject(converted.scope, live, config, opts);
+  if (live && current && sameButManagers(live, obj)) {
+    const kept = deepClone(current);
+    if (obj.metadata.managedFields) kept.metadata.managedFields = obj.metadata.managedFields;
+    else delete kept.metadata.managedFields;
+    return kept;
+  }
+  return converted.toStorage(obj);
+}
+
+function sameButManagers(a: ApiObject, b: ApiObject): boolean {
+  const strip = (o: ApiObject) => ({ ...o, metadata: { ...o.metadata, managedFields: undefined } });
+  return deepEqual(strip(a), strip(b));
 }
 
 /** Apply to a workload's Scale: ownership of spec.replicas moves between the parent's and the Scale's managers. */
