@@ -64,7 +64,10 @@ test('unknown values of enumerated parameters are 400 with the allowed values', 
   assert.deepEqual(refusal(() => parseQuery(q('fieldValidation=strict'), 'update')), { code: 400, message: 'fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"' });
   assert.deepEqual(refusal(() => parseQuery(q('dryRun=All&dryRun=x'), 'patch')), { code: 400, message: 'dryRun: Unsupported value: []string{"All", "x"}: supported values: "All"' });
   assert.deepEqual(refusal(() => parseQuery(q('propagationPolicy=nil'), 'delete')), { code: 400, message: 'propagationPolicy: Unsupported value: "nil": supported values: "Foreground", "Background", "Orphan", "nil"' });
-  assert.deepEqual(refusal(() => parseQuery(q('resourceVersionMatch=exact'), 'list')), { code: 400, message: 'resourceVersionMatch: Unsupported value: "exact": supported values: "Exact", "NotOlderThan"' });
+  assert.deepEqual(refusal(() => parseQuery(q('resourceVersionMatch=exact'), 'deletecollection')), { code: 400, message: 'resourceVersionMatch: Unsupported value: "exact": supported values: "Exact", "NotOlderThan"' });
+  // A list or watch passes it on to its ListOptions validation (a 422 naming the empty value too).
+  assert.equal(parseQuery(q('resourceVersionMatch=exact'), 'list').resourceVersionMatch, 'exact');
+  assert.equal(parseQuery(q('resourceVersionMatch=exact'), 'watch').resourceVersionMatch, 'exact');
   assert.equal(refusal(() => parseQuery(q('includeObject=all'), 'get')).code, 400);
   assert.equal(refusal(() => parseQuery(q('limit=1e2'), 'list')).message, 'strconv.ParseInt: parsing "1e2": invalid syntax');
 });

@@ -136,7 +136,8 @@ function readQuery(q: URLSearchParams, verb?: string): QueryParams {
     throw unsupported('propagationPolicy', JSON.stringify(propagationPolicy), PROPAGATION_VALUES);
   }
   const resourceVersionMatch = str('resourceVersionMatch') || undefined;
-  if (resourceVersionMatch !== undefined && resourceVersionMatch !== 'NotOlderThan' && resourceVersionMatch !== 'Exact') {
+  // Lists and watches answer an unknown value with their ListOptions validation (422, registry/list.ts).
+  if (verb === 'deletecollection' && resourceVersionMatch !== undefined && resourceVersionMatch !== 'NotOlderThan' && resourceVersionMatch !== 'Exact') {
     throw unsupported('resourceVersionMatch', JSON.stringify(resourceVersionMatch), ['Exact', 'NotOlderThan']);
   }
   const includeObject = str('includeObject') || undefined;

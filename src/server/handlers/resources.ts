@@ -53,6 +53,8 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
   if (sub && sub !== 'status' && !def.status?.variants?.includes(sub) && !def.views?.some((v) => v.name === sub)) throw status.pathNotFound();
   if (sub === 'status' && !def.status) throw status.pathNotFound();
   if (!def.namespaced && info.namespace && info.resource !== 'namespaces') throw status.pathNotFound();
+  // A namespaced kind's cluster-wide path is a collection only (list and watch): Kubernetes installs no item routes there.
+  if (def.namespaced && !info.namespace && info.name) throw status.pathNotFound();
   const namespace = def.namespaced ? info.namespace : '';
   // The registry's key function refuses a name that cannot be a path segment before it reads or writes.
   if (info.name && ITEM_VERBS.has(info.verb)) {
