@@ -224,10 +224,16 @@ export class AccessControl {
   }
 }
 
+/** The path as Go's URL.Path holds it (percent-escapes decoded), which authorizers and messages see. */
+function decodedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  try { return decodeURIComponent(path); } catch { return path; }
+}
+
 /** The authorization attributes of a request. */
 export function requestAttributes(user: UserInfo, info: RequestInfo, query: URLSearchParams): Attributes {
   const attrs: Attributes = {
-    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: info.path,
+    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: decodedPath(info.path),
     namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion,
     resource: info.resource, subresource: info.subresource, name: info.name,
   };

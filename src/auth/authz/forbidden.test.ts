@@ -22,3 +22,11 @@ test('names are quoted as Go %q quotes them, not as JSON', () => {
   assert.equal(forbiddenError(attrs({ user: { username: 'b\vob', groups: [] }, name: '' }), '').message,
     'pods is forbidden: User "b\\vob" cannot get resource "pods" in API group "" in the namespace "ns"');
 });
+
+test('the user, path and resource are HTML-escaped as responsewriters\' sanitizer does; the reason is not', () => {
+  assert.equal(forbiddenError(attrs({ isResourceRequest: false, path: '/x<y>&z', user: { username: 'u<x>', groups: [] } }), 'a<b').message,
+    'forbidden: User "u&lt;x&gt;" cannot get path "/x&lt;y&gt;&amp;z": a<b');
+  // The name in the Status prefix comes from apierrors.NewForbidden, outside the sanitised part.
+  assert.equal(forbiddenError(attrs({ name: 'a<b', namespace: 'n&s' }), '').message,
+    'pods "a<b" is forbidden: User "alice" cannot get resource "pods" in API group "" in the namespace "n&amp;s"');
+});

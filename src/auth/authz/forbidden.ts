@@ -12,9 +12,14 @@ export function forbiddenMessage(attrs: Attributes): string {
   return `User ${goQuote(username)} cannot ${attrs.verb} resource ${goQuote(resource)} in API group ${goQuote(attrs.apiGroup)} ${where}`;
 }
 
+// Kubernetes keeps a denial from looking like HTML: `&`, `<` and `>` of the user, path or resource are
+// escaped (the authorizer's reason is not).
+const htmlSpecial: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const sanitize = (s: string): string => s.replace(/[&<>]/g, (c) => htmlSpecial[c]!);
+
 /** The Forbidden Status for a denied request; an authorizer's reason is appended after `: `. */
 export function forbiddenError(attrs: Attributes, reason: string): StatusError {
-  let msg = forbiddenMessage(attrs);
+  let msg = sanitize(forbiddenMessage(attrs));
   if (reason) msg += `: ${reason}`;
   return forbiddenStatus({ group: attrs.isResourceRequest ? attrs.apiGroup : '', resource: attrs.isResourceRequest ? attrs.resource : '' }, attrs.isResourceRequest ? attrs.name : '', msg);
 }

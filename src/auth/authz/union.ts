@@ -15,7 +15,8 @@ export function unionAuthorizer(authorizers: readonly Authorizer[], name = 'unio
         if (d.reason) reasons.push(d.reason);
         if (d.error) errors.push(d.error);
       }
-      return noOpinion(reasons.join(', '), errors.length ? aggregate(errors) : undefined);
+      // Kubernetes' union joins the reasons one per line.
+      return noOpinion(reasons.join('\n'), errors.length ? aggregate(errors) : undefined);
     },
     rulesFor(user: UserInfo, namespace: string): RulesResult {
       const out: RulesResult = { resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] };
