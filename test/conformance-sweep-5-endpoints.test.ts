@@ -60,4 +60,20 @@ describe('conformance sweep 5: endpoints', () => {
     assert.equal(watch.status, 422, watch.body);
     assert.equal(watch.json().message, 'ListOptions.meta.svc.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided, resourceVersionMatch: Unsupported value: "Newest": supported values: "NotOlderThan"]');
   });
+
+  it('PUT creates a missing Event (core and events.svc.io), as Kubernetes\' event strategy allows; other kinds stay 404', async () => {
+    const core = await s.request('PUT', '/api/v1/namespaces/default/events/e1', { body: json({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { namespace: 'default' } }) });
+    assert.equal(core.status, 201, core.body);
+    assert.equal(core.json().metadata.name, 'e1');
+    const again = await s.request('PUT', '/api/v1/namespaces/default/events/e1', { body: json({ apiVersion: 'v1', kind: 'Event', metadata: { name: 'e1' }, involvedObject: { namespace: 'default' }, message: 'm' }) });
+    assert.equal(again.status, 200, again.body);
+    const ev = await s.request('PUT', '/apis/events.svc.io/v1/namespaces/default/events/e2', { body: json({
+      apiVersion: 'events.svc.io/v1', kind: 'Event', metadata: { name: 'e2' }, eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'x.io/c', reportingInstance: 'i', action: 'A', reason: 'R', type: 'Normal', regarding: { namespace: 'default' },
+    }) });
+    assert.equal(ev.status, 201, ev.body);
+    const cm = await s.request('PUT', `${CM}/missing`, { body: json({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'missing' } }) });
+    assert.equal(cm.status, 404, cm.body);
+    assert.equal(cm.json().message, 'configmaps "missing" not found');
+  });
 });

@@ -195,6 +195,8 @@ export const eventKind: KindDefinition = {
   versions: [{ name: 'v1', stability: 'stable', schema: CoreEventSchema }],
   storageVersion: 'v1',
   trackGeneration: false,
+  // Kubernetes' event strategy lets a PUT create a missing Event (AllowCreateOnUpdate).
+  allowCreateOnUpdate: true,
 
   defaults: fillEventZeroValues,
   validate: (obj) => legacyEventErrors(obj, 'reportingComponent'),

@@ -101,6 +101,8 @@ export const eventsEventKind: KindDefinition = {
   storageVersion: 'v1',
   storedAs: { group: '', version: 'v1', schema: CoreEventSchema },
   trackGeneration: false,
+  // Kubernetes' event strategy lets a PUT create a missing Event (AllowCreateOnUpdate).
+  allowCreateOnUpdate: true,
 
   defaults: fillEventZeroValues,
   validate: strictErrors,
