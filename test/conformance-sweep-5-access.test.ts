@@ -1,9 +1,15 @@
 // Conformance sweep 5: authentication and authorization answers checked against Kubernetes v1.32 where
-// earlier tests left them open (denial wording, reasons of several authorizers).
+// earlier tests left them open (denial wording, reasons of several authorizers, secret-based service
+// account tokens and their controller).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { startTestServer, type TestServer } from './support/capstan.ts';
-import { admin, requestAs, tempFile, userCertificate } from './support/auth.ts';
+import { admin, eventually, kubectlAs, requestAs, tempFile, userCertificate } from './support/auth.ts';
+
+const run = promisify(execFile);
 
 const RBAC = 'rbac.authorization.svc.io';
 
@@ -43,5 +49,90 @@ describe('conformance sweep 5: access', () => {
     assert.equal(forbiddenMessage(await requestAs(s, n1, 'GET', '/api/v1/namespaces/default/secrets/unused')),
       'secrets "unused" is forbidden: User "system:node:n1" cannot get resource "secrets" in API group "" in the namespace "default": '
       + `no relationship found between node 'n1' and this object\nRBAC: role.${RBAC} "missing" not found`);
+  });
+});
+
+describe('conformance sweep 5: secret-based service account tokens', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer({ controllers: ['*', '-serviceaccount'] });
+  });
+  after(() => s.stop());
+
+  const tokenOf = async (name: string): Promise<string> => {
+    let data: Record<string, string> | undefined;
+    await eventually(async () => !!(data = (await requestAs(s, admin(s), 'GET', `/api/v1/namespaces/default/secrets/${name}`)).json().data)?.token);
+    return Buffer.from(data!.token, 'base64').toString('utf8');
+  };
+
+  it('the token controller fills a Secret of its account, which then authenticates (kubectl, Python, HTTP) until the account goes', async () => {
+    assert.equal((await s.kubectl(['create', 'serviceaccount', 'robot'])).code, 0);
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: robot-token\n  annotations:\n    platform.io/service-account.name: robot\ntype: platform.io/service-account-token\n`;
+    assert.equal((await s.kubectl(['apply', '-f', '-'], secret)).code, 0);
+    const token = await tokenOf('robot-token');
+    const stored = (await requestAs(s, admin(s), 'GET', '/api/v1/namespaces/default/secrets/robot-token')).json();
+    const account = (await requestAs(s, admin(s), 'GET', '/api/v1/namespaces/default/serviceaccounts/robot')).json();
+    assert.equal(stored.metadata.annotations['platform.io/service-account.uid'], account.metadata.uid);
+    assert.equal(Buffer.from(stored.data.namespace, 'base64').toString(), 'default');
+    assert.equal(Buffer.from(stored.data['ca.crt'], 'base64').toString(), s.credentials.ca);
+    assert.equal(JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).iss, 'kubernetes/serviceaccount');
+
+    const whoami = await kubectlAs(s, { token }, ['auth', 'whoami', '-o', 'json']);
+    assert.equal(whoami.code, 0, whoami.stderr);
+    assert.deepEqual(JSON.parse(whoami.stdout).status.userInfo, {
+      username: 'system:serviceaccount:default:robot', uid: account.metadata.uid,
+      groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
+    });
+    // Used today: the Secret says so.
+    const labels = (await requestAs(s, admin(s), 'GET', '/api/v1/namespaces/default/secrets/robot-token')).json().metadata.labels;
+    assert.equal(labels['platform.io/legacy-token-last-used'], new Date().toISOString().slice(0, 10));
+
+    if (existsSync('/usr/bin/python3')) {
+      const script = `
+import sys
+from kubernetes import client
+c = client.Configuration()
+c.host = sys.argv[1]
+c.ssl_ca_cert = sys.argv[2]
+c.api_key = {"authorization": "Bearer " + sys.argv[3]}
+import json
+try:
+    client.CoreV1Api(client.ApiClient(c)).list_namespaced_secret("default")
+except client.ApiException as e:
+    print(e.status, json.loads(e.body)["message"])
+`;
+      const ca = await tempFile('ca.crt', s.credentials.ca);
+      try {
+        const out = (await run('/usr/bin/python3', ['-c', script, s.url, ca, token], { timeout: 60_000 })).stdout;
+        assert.equal(out.trim(), '403 secrets is forbidden: User "system:serviceaccount:default:robot" cannot list resource "secrets" in API group "" in the namespace "default"');
+      } catch (err) {
+        if (!/No module named 'kubernetes'/.test(String((err as { stderr?: string }).stderr))) throw err;
+      }
+    }
+
+    const review = await requestAs(s, admin(s), 'POST', '/apis/authentication.svc.io/v1/tokenreviews',
+      { apiVersion: 'authentication.svc.io/v1', kind: 'TokenReview', spec: { token, audiences: ['elsewhere'] } });
+    assert.equal(review.json().status.error, 'token audiences ["https://kubernetes.default.svc.cluster.local"] is invalid for the target audiences ["elsewhere"]');
+
+    // A Secret of an account that does not exist is removed; so are the account's when it is deleted.
+    await requestAs(s, admin(s), 'POST', '/api/v1/namespaces/default/secrets',
+      { metadata: { name: 'orphan-token', annotations: { 'platform.io/service-account.name': 'nobody' } }, type: 'platform.io/service-account-token' });
+    await eventually(async () => (await requestAs(s, admin(s), 'GET', '/api/v1/namespaces/default/secrets/orphan-token')).status === 404);
+    assert.equal((await s.kubectl(['delete', 'serviceaccount', 'robot'])).code, 0);
+    assert.equal((await requestAs(s, { token }, 'GET', '/api/v1/namespaces')).status, 401);
+    await eventually(async () => (await requestAs(s, admin(s), 'GET', '/api/v1/namespaces/default/secrets/robot-token')).status === 404);
+  });
+
+  it('a token in a Secret marked invalid is refused, with Kubernetes\' reason in a TokenReview', async () => {
+    await s.kubectl(['create', 'serviceaccount', 'robot2']);
+    await requestAs(s, admin(s), 'POST', '/api/v1/namespaces/default/secrets',
+      { metadata: { name: 'robot2-token', annotations: { 'platform.io/service-account.name': 'robot2' } }, type: 'platform.io/service-account-token' });
+    const token = await tokenOf('robot2-token');
+    assert.equal((await requestAs(s, { token }, 'POST', '/apis/authentication.svc.io/v1/selfsubjectreviews', { apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' })).status, 201);
+    const patch = (body: unknown) => requestAs(s, admin(s), 'PATCH', '/api/v1/namespaces/default/secrets/robot2-token', body, { 'content-type': 'application/merge-patch+json' });
+    assert.equal((await patch({ metadata: { labels: { 'platform.io/legacy-token-invalid-since': '2026-01-01' } } })).status, 200);
+    const refused = await requestAs(s, admin(s), 'POST', '/apis/authentication.svc.io/v1/tokenreviews', { apiVersion: 'authentication.svc.io/v1', kind: 'TokenReview', spec: { token } });
+    assert.match(refused.json().status.error, /has been marked invalid/);
+    assert.equal((await requestAs(s, { token }, 'GET', '/api')).status, 401);
   });
 });

@@ -13,8 +13,10 @@ import type { RequestInfo } from '../server/requestinfo.ts';
 import { RequestAuthenticator, type TokenReviewResult } from './authn/request.ts';
 import { parseTokenFile, staticTokenAuthenticator, type TokenAuthenticator } from './authn/token-file.ts';
 import { bootstrapTokenAuthenticator, type SecretLike } from './authn/bootstrap-token.ts';
-import { loadOrCreateSigningKey, loadVerificationKeys, verificationKeyOf } from './authn/service-account-keys.ts';
+import { loadOrCreateSigningKey, loadVerificationKeys, verificationKeyOf, type SigningKey } from './authn/service-account-keys.ts';
 import { serviceAccountTokenAuthenticator, TokenIssuer } from './authn/service-account-tokens.ts';
+import { LAST_USED_LABEL, legacyServiceAccountTokenAuthenticator, type LegacyLookup, type LegacySecret, type LegacyServiceAccount } from './authn/legacy-service-account-tokens.ts';
+import { updateObject } from '../controllers/client.ts';
 import { impersonate, impersonationHeaders, wantsImpersonation } from './impersonation.ts';
 import { ServerAuthorizer, type AuthorizationFlags } from './authz/build.ts';
 import { forbiddenError } from './authz/forbidden.ts';
@@ -86,6 +88,8 @@ export class AccessControl {
   private readonly lookup: StoreLookup = (group, resource) => this.registry?.lookup(group, resource);
   private readonly freshness = new CacheFreshness({ currentRevision: () => this.registry ? this.registry.storage.currentRevision() : Promise.resolve(0) });
   private readonly pods: PodsByNode;
+  /** The key service account tokens are signed with: the token controller signs secret-based ones with it. */
+  serviceAccountSigningKey: SigningKey | undefined;
 
   private constructor(deps: AccessControlDeps, tokenAuthenticators: TokenAuthenticator[], issuer: TokenIssuer, apiAudiences: string[]) {
     this.deps = deps;
@@ -120,6 +124,8 @@ export class AccessControl {
     }
     const ac = new AccessControl(deps, tokenAuthenticators, new TokenIssuer(signing, issuers[0]), apiAudiences);
     tokenAuthenticators.push(serviceAccountTokenAuthenticator({ keys, issuers, apiAudiences, lookup: storeBindingLookup(ac.lookup, ac.freshness) }));
+    tokenAuthenticators.push(legacyServiceAccountTokenAuthenticator({ keys, apiAudiences, lookup: legacyLookup(ac.lookup, ac.freshness, deps.log) }));
+    ac.serviceAccountSigningKey = signing;
     if (o.enableBootstrapTokenAuth) {
       const secrets = () => ac.lookup('', 'secrets');
       const bootstrap = bootstrapTokenAuthenticator((ns, name) => secrets()?.current(ns, name)?.object as SecretLike | undefined, deps.log);
@@ -222,6 +228,29 @@ export class AccessControl {
     this.authorizer.stop();
     this.pods.stop();
   }
+}
+
+/** Secrets and service accounts for secret-based tokens; the last-used label is written as the API server. */
+function legacyLookup(lookup: StoreLookup, freshness: CacheFreshness, log: (line: string) => void): LegacyLookup {
+  const secrets = () => lookup('', 'secrets');
+  const accounts = () => lookup('', 'serviceaccounts');
+  const ctx = { user: { username: 'system:apiserver', groups: [SYSTEM_MASTERS] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+  return {
+    prepare: () => freshness.catchUp([secrets(), accounts()]),
+    secret: (ns, name) => secrets()?.current(ns, name)?.object as LegacySecret | undefined,
+    serviceAccount: (ns, name) => accounts()?.current(ns, name)?.object as LegacyServiceAccount | undefined,
+    async markUsed(secret, today) {
+      const store = secrets();
+      if (!store) return;
+      try {
+        await updateObject(store, ctx, secret.metadata.namespace ?? '', secret.metadata.name, (obj) => {
+          obj.metadata.labels = { ...(obj.metadata.labels ?? {}), [LAST_USED_LABEL]: today };
+        }, { uid: secret.metadata.uid });
+      } catch (err) {
+        log(`Failed to label legacy service account token ${secret.metadata.name}/${secret.metadata.namespace} with last-used date, err: ${(err as Error).message}`);
+      }
+    },
+  };
 }
 
 /** The path as Go's URL.Path holds it (percent-escapes decoded), which authorizers and messages see. */

@@ -1,7 +1,7 @@
 // The controllers of Kubernetes' controller manager this API depends on, ready for the controller manager
 // and switched on and off by --controllers like Kubernetes' (each by its short name or its v1.26+ name):
-// garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota. All
-// are on by default.
+// garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota,
+// serviceaccount-token. All are on by default.
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
@@ -13,6 +13,8 @@ import { startRootCaPublisher } from './root-ca-publisher.ts';
 import { startCsrApproving } from './csr-approving.ts';
 import { startCsrSigning } from './csr-signing.ts';
 import { startResourceQuotaController } from './resourcequota.ts';
+import { startServiceAccountTokensController } from './serviceaccount-tokens.ts';
+import type { SigningKey } from '../auth/authn/service-account-keys.ts';
 
 /** Short names and the names Kubernetes gives them since v1.26; either works in --controllers. */
 export const BUILTIN_CONTROLLERS: Record<string, string> = {
@@ -22,6 +24,7 @@ export const BUILTIN_CONTROLLERS: Record<string, string> = {
   'csrapproving': 'certificatesigningrequest-approving-controller',
   'csrsigning': 'certificatesigningrequest-signing-controller',
   'resourcequota': 'resourcequota-controller',
+  'serviceaccount-token': 'serviceaccount-token-controller',
 };
 
 /** --controllers for an on-by-default controller: named (or `*`) and not excluded, by either name. */
@@ -37,6 +40,8 @@ export interface BuiltinControllerDeps {
   storeFor(group: string, plural: string): ResourceStore;
   /** The server's CA: published in every namespace, and the signer of approved requests. */
   ca: PemPair;
+  /** The key secret-based service account tokens are signed with (the token controller runs only with one). */
+  serviceAccountSigningKey?: SigningKey;
   authorize(attrs: Attributes): Promise<Decision>;
   /** --cluster-signing-duration. */
   clusterSigningDurationMs?: number;
@@ -58,5 +63,11 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
     'csrsigning': () => startCsrSigning({ csrs: csrs(), ca: deps.ca, maxDurationMs: deps.clusterSigningDurationMs, log, resyncMs }),
     'resourcequota': () => startResourceQuotaController({ quotas: deps.storeFor('', 'resourcequotas'), stores: deps.stores, log, resyncMs }),
   };
+  const key = deps.serviceAccountSigningKey;
+  if (key) {
+    all['serviceaccount-token'] = () => startServiceAccountTokensController({
+      secrets: deps.storeFor('', 'secrets'), serviceAccounts: deps.storeFor('', 'serviceaccounts'), signingKey: key, caPem: deps.ca.certPem, log, resyncMs,
+    });
+  }
   return Object.entries(all).filter(([name]) => builtinEnabled(name, deps.enabled)).map(([, start]) => start);
 }

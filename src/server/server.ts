@@ -163,6 +163,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
       ...bootstrapTokenControllers({ enabled: opts.controllers, secrets: storeFor('', 'secrets'), configMaps: storeFor('', 'configmaps'), server: () => listeningUrl, caPem: pki.caCertPem, log }),
       ...builtinControllers({
         stores: [...stores.values()], storage, storeFor, ca: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
+        serviceAccountSigningKey: access.serviceAccountSigningKey,
         authorize: (a) => access.authorize(a), clusterSigningDurationMs: opts.clusterSigningDurationMs,
         resyncMs: opts.controllerResyncMs, enabled: opts.controllers, log,
       }),

@@ -18,10 +18,11 @@ export interface TestServer extends RunningServer {
 /**
  * The controllers API tests run with unless they name their own: as Kubernetes' integration tests run the
  * API server without the controller manager, the controllers that write objects of their own (default
- * service accounts, kube-root-ca.crt, CSR approval and signing, quota status, garbage collection) are off;
+ * service accounts, kube-root-ca.crt, CSR approval and signing, quota status, garbage collection, tokens of
+ * service account token Secrets) are off;
  * the tests of those controllers turn them on with `controllers`.
  */
-export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount', '-root-ca-cert-publisher', '-csrapproving', '-csrsigning', '-resourcequota'];
+export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount', '-root-ca-cert-publisher', '-csrapproving', '-csrsigning', '-resourcequota', '-serviceaccount-token'];
 
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
   const server = await startServer({ inMemory: true, port: 0, controllers: API_TEST_CONTROLLERS, ...opts });
