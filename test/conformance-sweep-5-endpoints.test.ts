@@ -76,4 +76,23 @@ describe('conformance sweep 5: endpoints', () => {
     assert.equal(cm.status, 404, cm.body);
     assert.equal(cm.json().message, 'configmaps "missing" not found');
   });
+
+  it('a method no route of the path serves is the mux\'s 405 without a kind (POST or DELETE across namespaces, PUT or PATCH of a collection, POST of an item, DELETE of status)', async () => {
+    const cases: [string, string, string?, Record<string, string>?][] = [
+      ['POST', '/api/v1/configmaps', json({ metadata: { name: 'x', namespace: 'default' } })],
+      ['DELETE', '/api/v1/configmaps'],
+      ['PUT', CM, json({ metadata: { name: 'x' } })],
+      ['PATCH', CM, '{}', { 'content-type': 'application/merge-patch+json' }],
+      ['POST', `${CM}/c`, json({ metadata: { name: 'c' } })],
+      ['DELETE', '/apis/apps/v1/namespaces/default/deployments/d/status'],
+      ['OPTIONS', CM],
+    ];
+    for (const [method, path, body, headers] of cases) {
+      const r = await s.request(method, path, { body, headers });
+      assert.equal(r.status, 405, `${method} ${path}: ${r.body}`);
+      assert.equal(r.json().reason, 'MethodNotAllowed', `${method} ${path}`);
+      assert.equal(r.json().message, 'the server does not allow this method on the requested resource', `${method} ${path}`);
+      assert.equal(r.json().details?.kind, undefined, `${method} ${path}`);
+    }
+  });
 });

@@ -156,7 +156,7 @@ describe('delete', () => {
     const all = await call(s, 'DELETE', DC, { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' });
     assert.equal(all.status, 200);
     assert.deepEqual(await names(), []);
-    expectStatus(await call(s, 'DELETE', '/api/v1/configmaps'), 405, 'MethodNotAllowed', 'DELETE is not supported on resources of kind "configmaps"');
+    expectStatus(await call(s, 'DELETE', '/api/v1/configmaps'), 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
   });
 
   describe('namespaces', () => {

@@ -163,7 +163,7 @@ describe('patch', () => {
   });
 
   it('PATCH of a collection is 405', async () => {
-    expectStatus(await call(s, 'PATCH', CM, '{}', MERGE), 405, 'MethodNotAllowed', 'PATCH is not supported on resources of kind "configmaps"');
+    expectStatus(await call(s, 'PATCH', CM, '{}', MERGE), 405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource');
   });
 
   it('Secret stringData through a merge patch lands in data', async () => {

@@ -67,33 +67,34 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
   const tableAllowed = !sub && (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch');
   const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : [''], { objects: true, watch: info.verb === 'watch' });
 
+  // A method the path has no route for is the mux's 405 (go-restful), which names no kind.
   switch (info.verb) {
     case 'get':
       return getObject(deps, served, req, res, namespace, info.name, sub, params, rep);
     case 'list':
-      if (def.namespaced && !info.namespace && req.method !== 'GET' && req.method !== 'HEAD') throw status.methodNotAllowed(req.method!, served.store.gr);
+      if (def.namespaced && !info.namespace && req.method !== 'GET' && req.method !== 'HEAD') throw status.noRouteForMethod();
       return listCollection(deps, served, req, res, namespace, params, rep);
     case 'watch':
       return serveWatch(deps, served, req, res, namespace, info.name, params, rep);
     case 'create':
-      if (info.name) throw status.methodNotAllowed('POST', served.store.gr);
-      if (def.namespaced && !info.namespace) throw status.methodNotAllowed('POST', served.store.gr);
+      if (info.name) throw status.noRouteForMethod();
+      if (def.namespaced && !info.namespace) throw status.noRouteForMethod();
       return createObject(deps, served, req, res, namespace, params, ctx, rep);
     case 'update':
-      if (!info.name) throw status.methodNotAllowed('PUT', served.store.gr);
+      if (!info.name) throw status.noRouteForMethod();
       return updateObject(deps, served, req, res, namespace, info.name, params, ctx, rep);
     case 'patch':
-      if (!info.name) throw status.methodNotAllowed('PATCH', served.store.gr);
+      if (!info.name) throw status.noRouteForMethod();
       return patchObject(deps, served, req, res, namespace, info.name, params, ctx, rep);
     case 'delete':
-      if (sub) throw status.methodNotAllowed('DELETE', served.store.gr);
+      if (sub) throw status.noRouteForMethod();
       return deleteObject(deps, served, req, res, namespace, info.name, params, ctx, rep);
     case 'deletecollection':
       if (def.noDeleteCollection) throw status.noRouteForMethod();
-      if (def.namespaced && !info.namespace) throw status.methodNotAllowed('DELETE', served.store.gr);
+      if (def.namespaced && !info.namespace) throw status.noRouteForMethod();
       return deleteCollection(deps, served, req, res, namespace, params, ctx, rep);
     default:
-      throw status.methodNotAllowed(req.method ?? info.verb, served.store.gr);
+      throw status.noRouteForMethod();
   }
 }
 
