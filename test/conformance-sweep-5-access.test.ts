@@ -41,6 +41,21 @@ describe('conformance sweep 5: access', () => {
     assert.notEqual((await requestAs(s, { token: 'token-bob' }, 'GET', '/a%20b')).status, 403);
   });
 
+  it('access reviews validate their field and label selectors as Kubernetes v1.32 does', async () => {
+    const review = (kind: string, path: string, spec: unknown) => requestAs(s, admin(s), 'POST', `/apis/authorization.svc.io/v1/${path}`, { apiVersion: 'authorization.svc.io/v1', kind, spec });
+    const sar = await review('SubjectAccessReview', 'subjectaccessreviews',
+      { user: 'bob', resourceAttributes: { verb: 'list', resource: 'pods', fieldSelector: { rawSelector: 'a=b', requirements: [{ key: 'a', operator: 'In', values: ['b'] }] } } });
+    assert.equal(sar.status, 422, sar.body);
+    assert.equal(sar.json().message, 'SubjectAccessReview.authorization.svc.io "" is invalid: spec.resourceAttributes.fieldSelector.rawSelector: Invalid value: "a=b": may not specified at the same time as requirements');
+    const self = await review('SelfSubjectAccessReview', 'selfsubjectaccessreviews', { resourceAttributes: { verb: 'list', resource: 'pods', labelSelector: {} } });
+    assert.equal(self.json().message, 'SelfSubjectAccessReview.authorization.svc.io "" is invalid: spec.resourceAttributes.labelSelector.requirements: Required value: when spec.resourceAttributes.labelSelector is specified, requirements or rawSelector is required');
+    const local = await review('LocalSubjectAccessReview', 'namespaces/default/localsubjectaccessreviews',
+      { user: 'bob', resourceAttributes: { namespace: 'default', verb: 'list', resource: 'pods', labelSelector: { requirements: [{ key: 'app', operator: 'Exists', values: ['x'] }] } } });
+    assert.equal(local.json().message, "LocalSubjectAccessReview.authorization.svc.io \"\" is invalid: spec.resourceAttributes.labelSelector.requirements[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+    const good = await review('SubjectAccessReview', 'subjectaccessreviews', { user: 'bob', resourceAttributes: { verb: 'list', resource: 'pods', labelSelector: { rawSelector: 'app=x' } } });
+    assert.equal(good.status, 201, good.body);
+  });
+
   it('when no authorizer decides, the reasons of each are joined one per line', async () => {
     const n1 = await userCertificate(s, 'system:node:n1', ['system:nodes']);
     await s.kubectl(['create', 'secret', 'generic', 'unused', '-n', 'default', '--from-literal=a=b']);

@@ -14,6 +14,7 @@ import { readBody, sendObject, warningHeader, type Request, type Response } from
 import type { RequestInfo } from '../server/requestinfo.ts';
 import type { Attributes, Decision, RulesResult } from './authz/types.ts';
 import { aggregate } from './authz/union.ts';
+import { selectorAttributeErrors } from './review-selectors.ts';
 import type { TokenReviewResult } from './authn/request.ts';
 import { userInfoJson, withAuthenticatedGroup } from './user.ts';
 import { nowRfc3339 } from '../registry/names.ts';
@@ -158,6 +159,7 @@ async function subjectAccessReview(deps: ReviewDeps, obj: ApiObject): Promise<Ap
   const spec = (obj.spec ?? {}) as Obj;
   const errs = specAttributeErrors(spec);
   if (!spec.user && !(Array.isArray(spec.groups) && spec.groups.length)) errs.push(invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  errs.push(...selectorAttributeErrors(spec.resourceAttributes));
   errs.push(...metadataEmptyErrors(obj.metadata, [], 'must be empty'));
   throwIfInvalid('SubjectAccessReview', errs);
   return decide(deps, obj, attributesFrom(spec, specUser(spec)));
@@ -166,6 +168,7 @@ async function subjectAccessReview(deps: ReviewDeps, obj: ApiObject): Promise<Ap
 async function selfSubjectAccessReview(deps: ReviewDeps, obj: ApiObject, user: UserInfo): Promise<ApiObject> {
   const spec = (obj.spec ?? {}) as Obj;
   const errs = specAttributeErrors(spec);
+  errs.push(...selectorAttributeErrors(spec.resourceAttributes));
   errs.push(...metadataEmptyErrors(obj.metadata, [], 'must be empty'));
   throwIfInvalid('SelfSubjectAccessReview', errs);
   return decide(deps, obj, attributesFrom(spec, user));
@@ -175,6 +178,7 @@ async function localSubjectAccessReview(deps: ReviewDeps, obj: ApiObject, namesp
   const spec = (obj.spec ?? {}) as Obj;
   const errs = specAttributeErrors(spec);
   if (!spec.user && !(Array.isArray(spec.groups) && spec.groups.length)) errs.push(invalid('spec.user', spec.user ?? '', 'at least one of user or group must be specified'));
+  errs.push(...selectorAttributeErrors(spec.resourceAttributes));
   errs.push(...metadataEmptyErrors(obj.metadata, ['namespace'], 'must be empty except for namespace'));
   const ra = spec.resourceAttributes as Obj | undefined;
   if (ra && (ra.namespace ?? '') !== (obj.metadata?.namespace ?? '')) errs.push(invalid('spec.resourceAttributes.namespace', ra.namespace ?? '', 'must match metadata.namespace'));
