@@ -56,6 +56,18 @@ describe('conformance sweep 5: access', () => {
     assert.equal(good.status, 201, good.body);
   });
 
+  it('a binding to a missing role by someone without bind is the role registry\'s 404; an unknown kind a 500', async () => {
+    const admin2 = { apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: 'bob-admin', namespace: 'default' }, roleRef: { apiGroup: RBAC, kind: 'ClusterRole', name: 'admin' }, subjects: [{ apiGroup: RBAC, kind: 'User', name: 'bob' }] };
+    assert.equal((await requestAs(s, admin(s), 'POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, admin2)).status, 201);
+    const to = (kind: string, name: string) => ({ apiVersion: `${RBAC}/v1`, kind: 'RoleBinding', metadata: { name: `to-${name}` }, roleRef: { apiGroup: RBAC, kind, name }, subjects: [{ apiGroup: RBAC, kind: 'User', name: 'carol' }] });
+    const missing = await requestAs(s, { token: 'token-bob' }, 'POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, to('ClusterRole', 'nowhere'));
+    assert.equal(missing.status, 404, missing.body);
+    assert.equal(missing.json().message, `clusterroles.${RBAC} "nowhere" not found`);
+    const odd = await requestAs(s, { token: 'token-bob' }, 'POST', `/apis/${RBAC}/v1/namespaces/default/rolebindings`, to('Thing', 'x'));
+    assert.equal(odd.status, 500, odd.body);
+    assert.equal(odd.json().message, 'Internal error occurred: unsupported role reference kind: "Thing"');
+  });
+
   it('when no authorizer decides, the reasons of each are joined one per line', async () => {
     const n1 = await userCertificate(s, 'system:node:n1', ['system:nodes']);
     await s.kubectl(['create', 'secret', 'generic', 'unused', '-n', 'default', '--from-literal=a=b']);

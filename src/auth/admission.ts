@@ -5,6 +5,8 @@ import type { AdmissionPlugin, AdmissionAttributes } from '../admission/chain.ts
 import type { UserInfo } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { forbiddenStatus } from './authz/forbidden.ts';
+import * as status from '../machinery/status.ts';
+import { goQuote } from '../machinery/go-format.ts';
 import { escalationProblem, FULL_AUTHORITY } from './authz/rbac/escalation.ts';
 import type { RuleResolver } from './authz/rbac/resolver.ts';
 import { RBAC_GROUP, type ClusterRole, type RoleBinding } from './authz/rbac/types.ts';
@@ -71,11 +73,14 @@ async function checkEscalation(deps: EscalationDeps, a: AdmissionAttributes, obj
     const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
     if ((await deps.authorize(check(user, 'bind', roleResource, namespace, ref.name))).decision === 'allow') return;
     await deps.catchUp();
+    // Kubernetes reads the referenced role from its registry here: a missing one is that registry's 404,
+    // an unknown kind an internal error.
+    if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') throw status.internalError(new Error(`unsupported role reference kind: ${goQuote(ref.kind)}`));
     let rules;
     try {
       rules = deps.resolver.roleReferenceRules(ref, namespace);
-    } catch (err) {
-      throw forbiddenStatus(gr, name, (err as Error).message);
+    } catch {
+      throw status.notFound({ group: RBAC_GROUP, resource: roleResource }, ref.name);
     }
     const problem = escalationProblem(deps.resolver, user, namespace, rules);
     if (problem) throw forbiddenStatus(gr, name, problem);
