@@ -124,6 +124,16 @@ export function escalationProblem(resolver: RuleResolver, user: UserInfo, namesp
   if (covered) return undefined;
   const descriptions = [...new Set(compactRules(missing).map(compactString))].sort();
   let msg = `user ${goQuote(user.username)} (groups=${goQuoteList(user.groups)}) is attempting to grant RBAC permissions not currently held:\n${descriptions.join('\n')}`;
-  if (owner.errors.length) msg += `; resolution errors: [${owner.errors.join(' ')}]`;
+  if (owner.errors.length) msg += `; resolution errors: [${registryAggregate(owner.errors)}]`;
   return msg;
+}
+
+/**
+ * The author's rules are read through the RBAC registry in Kubernetes, whose missing roles are the
+ * registry's NotFound (`roles.<group> "x" not found`), gathered as utilerrors.NewAggregate prints them:
+ * duplicates once, one as is, several as `[a, b]`.
+ */
+function registryAggregate(errors: readonly string[]): string {
+  const unique = [...new Set(errors.map((e) => e.replace(/^(role|clusterrole)\./, '$1s.')))];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 }

@@ -101,3 +101,16 @@ test('escalation message names the missing rules, compacted and sorted', () => {
   assert.equal(msg, 'user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["secrets"], Verbs:["get" "list"]}');
   assert.equal(escalationProblem(rbac.resolver, alice, 'team', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }]), undefined);
 });
+
+test('escalation with bindings to missing roles names them as the RBAC registry does, aggregated once each', () => {
+  const other = (extra: RoleBinding[]) => rbacAuthorizer(staticRbacSource({ clusterRoles, roles, roleBindings: [...roleBindings, ...extra], clusterRoleBindings }));
+  const want = [{ verbs: ['delete'], apiGroups: [''], resources: ['pods'] }];
+  const prefix = 'user "alice" (groups=["devs" "system:authenticated"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}; resolution errors: ';
+  assert.equal(escalationProblem(rbac.resolver, alice, 'other', want), `${prefix}[roles.rbac.authorization.svc.io "missing" not found]`);
+  const two = other([
+    { metadata: { name: 'gone', namespace: 'other' }, roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'ClusterRole', name: 'gone' }, subjects: [{ kind: 'User', name: 'alice' }] },
+    { metadata: { name: 'dangling-again', namespace: 'other' }, roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'missing' }, subjects: [{ kind: 'User', name: 'alice' }] },
+  ]);
+  assert.equal(escalationProblem(two.resolver, alice, 'other', want),
+    `${prefix}[[roles.rbac.authorization.svc.io "missing" not found, clusterroles.rbac.authorization.svc.io "gone" not found]]`);
+});
