@@ -33,7 +33,8 @@ export function unionAuthorizer(authorizers: readonly Authorizer[], name = 'unio
   };
 }
 
-/** utilerrors.NewAggregate's text: one error as is, several as `[a, b]`. */
+/** utilerrors.NewAggregate's text: each distinct message once; one as is, several as `[a, b]`. */
 export function aggregate(errors: readonly string[]): string {
-  return errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+  const unique = [...new Set(errors)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 }

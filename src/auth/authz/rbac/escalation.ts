@@ -4,6 +4,7 @@ import type { UserInfo } from '../../../apis/kind.ts';
 import type { PolicyRule } from '../types.ts';
 import { goQuote, goQuoteList } from '../../../machinery/go-format.ts';
 import type { RuleResolver } from './resolver.ts';
+import { aggregate } from '../union.ts';
 
 const ALL = '*';
 
@@ -134,6 +135,5 @@ export function escalationProblem(resolver: RuleResolver, user: UserInfo, namesp
  * duplicates once, one as is, several as `[a, b]`.
  */
 function registryAggregate(errors: readonly string[]): string {
-  const unique = [...new Set(errors.map((e) => e.replace(/^(role|clusterrole)\./, '$1s.')))];
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+  return aggregate(errors.map((e) => e.replace(/^(role|clusterrole)\./, '$1s.')));
 }
