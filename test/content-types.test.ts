@@ -173,7 +173,7 @@ describe('content types with the default feature gates', () => {
     assert.deepEqual(events.map((e) => [e.type, e.object.kind, (e.object.metadata as { name: string }).name]), [['ADDED', 'ConfigMap', 'watched'], ['DELETED', 'ConfigMap', 'watched']]);
   });
 
-  it('gzip on a list above 128 KiB when asked; small answers and other clients get plain bodies', async () => {
+  it('gzip on gets and lists when asked (the spec states no size); other answers above 128 KiB only; other clients get plain bodies', async () => {
     const big = 'x'.repeat(5000);
     for (let i = 0; i < 30; i++) {
       const r = await raw(s, 'POST', '/api/v1/namespaces/default/configmaps', { 'content-type': 'application/json' }, JSON.stringify(configMap(`big-${i}`, { big })));
@@ -189,7 +189,14 @@ describe('content types with the default feature gates', () => {
     assert.ok(plain.body.length > 128 * 1024);
     assert.equal((await raw(s, 'GET', '/api/v1/namespaces/default/configmaps', { 'accept-encoding': 'gzip;q=0' })).headers['content-encoding'], undefined);
     const small = await raw(s, 'GET', '/api/v1/namespaces/default/configmaps/big-1', { 'accept-encoding': 'gzip' });
-    assert.equal(small.headers['content-encoding'], undefined);
+    assert.equal(small.headers['content-encoding'], 'gzip');
+    assert.equal(JSON.parse(gunzipSync(small.body).toString()).metadata.name, 'big-1');
+    const created = await raw(s, 'POST', '/api/v1/namespaces/default/configmaps', { 'content-type': 'application/json', 'accept-encoding': 'gzip' }, JSON.stringify(configMap('small-write', { a: 'b' })));
+    assert.equal(created.status, 201);
+    assert.equal(created.headers['content-encoding'], undefined);
+    const missing = await raw(s, 'GET', '/api/v1/namespaces/default/configmaps/none', { 'accept-encoding': 'gzip' });
+    assert.equal(missing.status, 404);
+    assert.equal(JSON.parse(gunzipSync(missing.body).toString()).reason, 'NotFound');
   });
 
   it('kubectl create configmap, secret, serviceaccount and namespace (protobuf bodies) work', async () => {

@@ -33,12 +33,13 @@ export function readBody(req: Request, limit = MAX_BODY_BYTES): Promise<Buffer> 
 
 type RepresentationLike = Pick<Representation, 'mediaType'> & Partial<Pick<Representation, 'contentType' | 'fallback'>>;
 
-/** Writes a whole body; one larger than Kubernetes' threshold goes gzipped when the client accepts that. */
+/** Writes a whole body; a get's or list's, or one larger than Kubernetes' threshold, goes gzipped when the client accepts that. */
 export function send(res: Response, code: number, contentType: string, body: string | Uint8Array, headers: Record<string, string | string[]> = {}): void {
   if (res.headersSent) return;
   const h: Record<string, string | string[] | number> = { 'content-type': contentType, 'cache-control': 'no-cache, private', ...headers };
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-  if (shouldCompress(requestOf(res)?.headers['accept-encoding'], size)) {
+  const req = requestOf(res);
+  if (shouldCompress(req?.headers['accept-encoding'], size, req?.method === 'GET')) {
     gzip(body).then((zipped) => {
       if (res.headersSent) return;
       h['content-encoding'] = 'gzip';

@@ -1,5 +1,6 @@
-// Response compression as Kubernetes' API server does it: with `Accept-Encoding` naming `gzip` and the
-// `APIResponseCompression` gate on, a body larger than 128 KiB is sent gzipped at the fastest level.
+// Response compression: with `Accept-Encoding` naming `gzip` and the `APIResponseCompression` gate on, get and
+// list answers are sent gzipped, as the spec states without a size; any other body is when it is larger
+// than Kubernetes' 128 KiB threshold. The fastest level, as Kubernetes uses.
 import { gzip as zlibGzip, constants } from 'node:zlib';
 import { featureGates } from '../../config/feature-gates.ts';
 
@@ -11,8 +12,9 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
   return text.split(',').some((token) => token.trim() === 'gzip');
 }
 
-export function shouldCompress(acceptEncoding: string | string[] | undefined, size: number): boolean {
-  return size > GZIP_THRESHOLD_BYTES && acceptsGzip(acceptEncoding) && featureGates.enabled('APIResponseCompression');
+/** `read`: the answer to a get or list (a GET). */
+export function shouldCompress(acceptEncoding: string | string[] | undefined, size: number, read: boolean): boolean {
+  return (read || size > GZIP_THRESHOLD_BYTES) && acceptsGzip(acceptEncoding) && featureGates.enabled('APIResponseCompression');
 }
 
 export function gzip(body: string | Uint8Array): Promise<Buffer> {
