@@ -68,6 +68,12 @@ describe('conformance sweep 5: access', () => {
     assert.equal(odd.json().message, 'Internal error occurred: unsupported role reference kind: "Thing"');
   });
 
+  it('TokenReview: a static token asked for another audience is passed over, answering only "invalid bearer token"', async () => {
+    const review = await requestAs(s, admin(s), 'POST', '/apis/authentication.svc.io/v1/tokenreviews',
+      { apiVersion: 'authentication.svc.io/v1', kind: 'TokenReview', spec: { token: 'token-bob', audiences: ['vault'] } });
+    assert.deepEqual(review.json().status, { user: {}, error: 'invalid bearer token' });
+  });
+
   it('when no authorizer decides, the reasons of each are joined one per line', async () => {
     const n1 = await userCertificate(s, 'system:node:n1', ['system:nodes']);
     await s.kubectl(['create', 'secret', 'generic', 'unused', '-n', 'default', '--from-literal=a=b']);

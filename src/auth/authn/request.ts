@@ -7,6 +7,7 @@ import { unauthorized } from '../../machinery/status.ts';
 import { anonymousUser, withAuthenticatedGroup } from '../user.ts';
 import { certificateUser, type CertificateResult } from './x509.ts';
 import type { TokenAuthenticator, TokenResult } from './token-file.ts';
+import { aggregate } from '../authz/union.ts';
 
 export interface RequestAuthenticatorOptions {
   tokenAuthenticators: TokenAuthenticator[];
@@ -91,18 +92,16 @@ export class RequestAuthenticator {
       if (!r) continue;
       let auds = r.audiences;
       if (auds === undefined) {
-        // Tokens that know no audience are good for the API server's own.
+        // Tokens that know no audience are good for the API server's own; asked for others, the
+        // authenticator is passed over without an error (Kubernetes' WrapAudienceAgnosticToken).
         const wanted = audiences?.length ? audiences : this.o.apiAudiences;
         auds = wanted.filter((x) => this.o.apiAudiences.includes(x));
-        if (audiences?.length && !auds.length) {
-          errors.push(`token audiences ${goList(this.o.apiAudiences)} is invalid for the target audiences ${goList(audiences)}`);
-          continue;
-        }
+        if (audiences?.length && !auds.length) continue;
       }
       return { user: r.user, audiences: auds };
     }
     if (!errors.length) errors.push('invalid bearer token');
-    return { error: errors.length === 1 ? errors[0] : `[${errors.join(', ')}]` };
+    return { error: aggregate(errors) };
   }
 
   private certificate(req: RequestLike): CertificateResult {
@@ -115,8 +114,4 @@ export class RequestAuthenticator {
     this.byConnection.set(connection, result);
     return result;
   }
-}
-
-function goList(list: readonly string[]): string {
-  return `[${list.map((s) => JSON.stringify(s)).join(' ')}]`;
 }
