@@ -210,7 +210,7 @@ describe('create', () => {
     // Refusals still happen.
     expectStatus(await call(s, 'POST', `${CM}?dryRun=All`, { metadata: { name: 'dup' } }), 409, 'AlreadyExists', 'configmaps "dup" already exists');
     expectStatus(await call(s, 'POST', `${CM}?dryRun=All`, { metadata: { name: 'Bad' } }), 422, 'Invalid');
-    expectStatus(await call(s, 'POST', `${CM}?dryRun=foo`, { metadata: { name: 'dry' } }), 400, 'BadRequest', 'dryRun: Unsupported value: []string{"foo"}: supported values: "All"');
+    expectStatus(await call(s, 'POST', `${CM}?dryRun=foo`, { metadata: { name: 'dry' } }), 422, 'Invalid', 'CreateOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"foo"}: supported values: "All"');
   });
 
   it('warnings are sent only with a success', async () => {

@@ -101,8 +101,8 @@ describe('delete', () => {
       assert.equal(q.status, 200, q.body);
     }
     await create('opts');
-    expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts?propagationPolicy=Sideways`)), 400, 'BadRequest',
-      'propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"');
+    expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts?propagationPolicy=Sideways`)), 422, 'Invalid',
+      'DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"');
     expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts`, { propagationPolicy: 'Sideways' })), 422, 'Invalid',
       'DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "Sideways": supported values: "Foreground", "Background", "Orphan", "nil"');
     expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts`, { propagationPolicy: 'Orphan', orphanDependents: true })), 422, 'Invalid',
@@ -114,7 +114,7 @@ describe('delete', () => {
       'DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
     expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts`, '{"propagationPolicy":')), 400, 'BadRequest', /^the object provided is unrecognized \(must be of type DeleteOptions\): couldn't get version\/kind; json parse error: unexpected end of JSON input/);
     expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts`, { kind: 'ConfigMap' })), 400, 'BadRequest', 'decoded object cannot be converted to DeleteOptions');
-    expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts?dryRun=Some`)), 400, 'BadRequest', 'dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
+    expectStatus(await refused(() => call(s, 'DELETE', `${CM}/opts?dryRun=Some`)), 422, 'Invalid', 'DeleteOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
     // orphanDependents=false on an object that stays: 202 Accepted, as Kubernetes answers.
     await create('accepted', { finalizers: ['example.com/hold'] });
     const accepted = await call(s, 'DELETE', `${CM}/accepted`, { orphanDependents: false });

@@ -49,17 +49,18 @@ describe('write query parameters', () => {
     assert.match((await call(s, 'POST', `${CM}?pretty=yes&dryRun=All`, { metadata: { name: 'p3' } })).body, /^\{"kind"/);
   });
 
-  it('an unknown value of an enumerated parameter is 400 and writes nothing', async () => {
-    expectStatus(await refused(() => call(s, 'POST', `${CM}?fieldValidation=Loose`, { metadata: { name: 'e1' } })), 400, 'BadRequest',
-      'fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
-    expectStatus(await refused(() => call(s, 'PUT', `${CM}/target?fieldValidation=strict`, { metadata: { name: 'target' }, data: { x: '1' } })), 400, 'BadRequest');
-    expectStatus(await refused(() => call(s, 'PATCH', `${CM}/target?fieldValidation=Loose`, '{"data":{"x":"1"}}', MERGE)), 400, 'BadRequest');
-    for (const [method, path, body] of [['POST', CM, { metadata: { name: 'e2' } }], ['PUT', `${CM}/target`, { metadata: { name: 'target' }, data: { y: '1' } }], ['DELETE', `${CM}/target`, undefined], ['DELETE', CM, undefined]] as const) {
-      expectStatus(await refused(() => call(s, method, `${path}?dryRun=true`, body)), 400, 'BadRequest', 'dryRun: Unsupported value: []string{"true"}: supported values: "All"');
+  it('an unknown value of an enumerated option is 422 for the verb\'s options kind, and writes nothing', async () => {
+    expectStatus(await refused(() => call(s, 'POST', `${CM}?fieldValidation=Loose`, { metadata: { name: 'e1' } })), 422, 'Invalid',
+      'CreateOptions.meta.svc.io "" is invalid: fieldValidation: Unsupported value: "Loose": supported values: "", "Ignore", "Strict", "Warn"');
+    expectStatus(await refused(() => call(s, 'PUT', `${CM}/target?fieldValidation=strict`, { metadata: { name: 'target' }, data: { x: '1' } })), 422, 'Invalid', /^UpdateOptions\.meta\.svc\.io "" is invalid: fieldValidation: /);
+    expectStatus(await refused(() => call(s, 'PATCH', `${CM}/target?fieldValidation=Loose`, '{"data":{"x":"1"}}', MERGE)), 422, 'Invalid', /^PatchOptions\.meta\.svc\.io /);
+    for (const [method, path, body, kind] of [['POST', CM, { metadata: { name: 'e2' } }, 'CreateOptions'], ['PUT', `${CM}/target`, { metadata: { name: 'target' }, data: { y: '1' } }, 'UpdateOptions'], ['DELETE', `${CM}/target`, undefined, 'DeleteOptions'], ['DELETE', CM, undefined, 'DeleteOptions']] as const) {
+      const status = expectStatus(await refused(() => call(s, method, `${path}?dryRun=true`, body)), 422, 'Invalid', `${kind}.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"true"}: supported values: "All"`);
+      assert.deepEqual(status.details, { group: 'meta.svc.io', kind, causes: [{ reason: 'FieldValueNotSupported', message: 'Unsupported value: []string{"true"}: supported values: "All"', field: 'dryRun' }] });
     }
-    expectStatus(await refused(() => call(s, 'PATCH', `${CM}/target?dryRun=All&dryRun=Some`, '{"data":{"x":"1"}}', MERGE)), 400, 'BadRequest', 'dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"');
-    expectStatus(await refused(() => call(s, 'DELETE', `${CM}/target?propagationPolicy=orphan`)), 400, 'BadRequest',
-      'propagationPolicy: Unsupported value: "orphan": supported values: "Foreground", "Background", "Orphan", "nil"');
+    expectStatus(await refused(() => call(s, 'PATCH', `${CM}/target?dryRun=All&dryRun=Some`, '{"data":{"x":"1"}}', MERGE)), 422, 'Invalid', 'PatchOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"');
+    expectStatus(await refused(() => call(s, 'DELETE', `${CM}/target?propagationPolicy=orphan`)), 422, 'Invalid',
+      'DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "orphan": supported values: "Foreground", "Background", "Orphan", "nil"');
     expectStatus(await refused(() => call(s, 'DELETE', `${CM}?resourceVersion=1&resourceVersionMatch=Newest`)), 400, 'BadRequest',
       'resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan"');
     expectStatus(await call(s, 'GET', `${CM}?includeObject=All`), 400, 'BadRequest',

@@ -41,7 +41,7 @@ test('defaults', () => {
 
 test('each verb reads its own parameters and ignores the others', () => {
   const all = q('limit=x&timeoutSeconds=y&gracePeriodSeconds=z&fieldValidation=bad&propagationPolicy=bad&dryRun=bad&resourceVersionMatch=bad&includeObject=bad');
-  assert.equal(refusal(() => parseQuery(all, 'create')).message, 'dryRun: Unsupported value: []string{"bad"}: supported values: "All"');
+  assert.equal(refusal(() => parseQuery(all, 'create')).message, 'CreateOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"bad"}: supported values: "All"');
   const create = parseQuery(q('limit=x&timeoutSeconds=y&gracePeriodSeconds=z&propagationPolicy=bad&watch=1&fieldValidation=Strict'), 'create');
   assert.equal(create.fieldValidation, 'Strict');
   assert.equal(create.limit, undefined);
@@ -60,10 +60,12 @@ test('each verb reads its own parameters and ignores the others', () => {
   assert.equal(parseQuery(q('resourceVersion=5&limit=2'), 'get').resourceVersion, '5');
 });
 
-test('unknown values of enumerated parameters are 400 with the allowed values', () => {
-  assert.deepEqual(refusal(() => parseQuery(q('fieldValidation=strict'), 'update')), { code: 400, message: 'fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"' });
-  assert.deepEqual(refusal(() => parseQuery(q('dryRun=All&dryRun=x'), 'patch')), { code: 400, message: 'dryRun: Unsupported value: []string{"All", "x"}: supported values: "All"' });
-  assert.deepEqual(refusal(() => parseQuery(q('propagationPolicy=nil'), 'delete')), { code: 400, message: 'propagationPolicy: Unsupported value: "nil": supported values: "Foreground", "Background", "Orphan", "nil"' });
+test('unknown values of enumerated options are 422 for the verb\'s options kind, with the allowed values', () => {
+  assert.deepEqual(refusal(() => parseQuery(q('fieldValidation=strict'), 'update')), { code: 422, message: 'UpdateOptions.meta.svc.io "" is invalid: fieldValidation: Unsupported value: "strict": supported values: "", "Ignore", "Strict", "Warn"' });
+  assert.deepEqual(refusal(() => parseQuery(q('dryRun=All&dryRun=x'), 'patch')), { code: 422, message: 'PatchOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"All", "x"}: supported values: "All"' });
+  assert.deepEqual(refusal(() => parseQuery(q('propagationPolicy=nil'), 'delete')), { code: 422, message: 'DeleteOptions.meta.svc.io "" is invalid: propagationPolicy: Unsupported value: "nil": supported values: "Foreground", "Background", "Orphan", "nil"' });
+  assert.equal(refusal(() => parseQuery(q('dryRun=x'), 'create')).message, 'CreateOptions.meta.svc.io "" is invalid: dryRun: Unsupported value: []string{"x"}: supported values: "All"');
+  assert.equal(refusal(() => parseQuery(q('dryRun=x'), 'deletecollection')).code, 422);
   assert.deepEqual(refusal(() => parseQuery(q('resourceVersionMatch=exact'), 'deletecollection')), { code: 400, message: 'resourceVersionMatch: Unsupported value: "exact": supported values: "Exact", "NotOlderThan"' });
   // A list or watch passes it on to its ListOptions validation (a 422 naming the empty value too).
   assert.equal(parseQuery(q('resourceVersionMatch=exact'), 'list').resourceVersionMatch, 'exact');

@@ -80,8 +80,18 @@ function quoteList(values: readonly string[]): string {
   return values.map((v) => JSON.stringify(v)).join(', ');
 }
 
-function unsupported(name: string, shown: string, supported: readonly string[]): StatusError {
-  return badRequest(`${name}: Unsupported value: ${shown}: supported values: ${quoteList(supported)}`);
+/** The options kind Kubernetes decodes a verb's parameters into, and validates (422) once decoded. */
+const OPTIONS_KIND: Readonly<Record<string, string>> = {
+  create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions', delete: 'DeleteOptions', deletecollection: 'DeleteOptions',
+};
+
+/** An unsupported dryRun, fieldValidation or propagationPolicy: the verb's options are invalid (422). */
+function unsupported(name: string, shown: string, supported: readonly string[], verb: string | undefined): StatusError {
+  const detail = `${shown}: supported values: ${quoteList(supported)}`;
+  const kind = verb === undefined ? undefined : OPTIONS_KIND[verb];
+  // The value is shown as Go prints it (a []string literal for dryRun), so it goes with the detail.
+  if (kind) return invalid(META_GROUP, kind, '', [{ type: 'FieldValueNotSupported', field: name, hasValue: false, detail }]);
+  return badRequest(`${name}: Unsupported value: ${detail}`);
 }
 
 /** Go's %#v of a []string: `[]string{"a", "b"}`. */
@@ -125,20 +135,20 @@ function readQuery(q: URLSearchParams, verb?: string): QueryParams {
 
   const dryRunValues = uses('dryRun') ? q.getAll('dryRun') : [];
   if (dryRunValues.some((d) => !(DRY_RUN_VALUES as readonly string[]).includes(d))) {
-    throw unsupported('dryRun', goStringSliceLiteral(dryRunValues), DRY_RUN_VALUES);
+    throw unsupported('dryRun', goStringSliceLiteral(dryRunValues), DRY_RUN_VALUES, verb);
   }
   const fieldValidation = str('fieldValidation') ?? '';
   if (!(FIELD_VALIDATION_VALUES as readonly string[]).includes(fieldValidation)) {
-    throw unsupported('fieldValidation', JSON.stringify(fieldValidation), FIELD_VALIDATION_VALUES);
+    throw unsupported('fieldValidation', JSON.stringify(fieldValidation), FIELD_VALIDATION_VALUES, verb);
   }
   const propagationPolicy = str('propagationPolicy') || undefined;
   if (propagationPolicy !== undefined && !isPropagationPolicy(propagationPolicy)) {
-    throw unsupported('propagationPolicy', JSON.stringify(propagationPolicy), PROPAGATION_VALUES);
+    throw unsupported('propagationPolicy', JSON.stringify(propagationPolicy), PROPAGATION_VALUES, verb);
   }
   const resourceVersionMatch = str('resourceVersionMatch') || undefined;
   // Lists and watches answer an unknown value with their ListOptions validation (422, registry/list.ts).
   if (verb === 'deletecollection' && resourceVersionMatch !== undefined && resourceVersionMatch !== 'NotOlderThan' && resourceVersionMatch !== 'Exact') {
-    throw unsupported('resourceVersionMatch', JSON.stringify(resourceVersionMatch), ['Exact', 'NotOlderThan']);
+    throw unsupported('resourceVersionMatch', JSON.stringify(resourceVersionMatch), ['Exact', 'NotOlderThan'], undefined);
   }
   const includeObject = str('includeObject') || undefined;
   if (includeObject !== undefined && includeObject !== 'None' && includeObject !== 'Metadata' && includeObject !== 'Object') {
