@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './support/capstan.ts';
 
 const json = (o: unknown) => JSON.stringify(o);
 const CM = '/api/v1/namespaces/default/configmaps';
-const PATH_NOT_FOUND = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', code: 404 };
+const PATH_NOT_FOUND = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 };
 
 describe('conformance sweep 5: endpoints', () => {
   let s: TestServer;

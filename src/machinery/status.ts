@@ -39,7 +39,8 @@ export class StatusError extends Error {
   }
   toStatus(): Status {
     const s: Status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, reason: this.reason, code: this.code };
-    if (this.details && Object.keys(this.details).length) s.details = this.details;
+    // An empty details object stays: Kubernetes' router errors carry `"details":{}`.
+    if (this.details) s.details = this.details;
     if (!this.reason) delete s.reason;
     return s;
   }
