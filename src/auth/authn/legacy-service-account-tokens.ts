@@ -2,13 +2,13 @@
 // controller into Secrets of type platform.io/service-account-token and good while that Secret holds the
 // same token and its service account still exists (Kubernetes' legacy validator).
 import { timingSafeEqual } from 'node:crypto';
-import { CompactSign, compactVerify, decodeProtectedHeader } from './jose.ts';
+import { CompactSign, decodeProtectedHeader } from './jose.ts';
 import type { UserInfo } from '../../apis/kind.ts';
 import { goQuoteList } from '../../machinery/go-format.ts';
 import { serviceAccountGroups, serviceAccountUsername } from '../user.ts';
 import type { SigningKey, VerificationKey } from './service-account-keys.ts';
 import type { TokenAuthenticator, TokenResult } from './token-file.ts';
-import { InvalidTokenError } from './service-account-tokens.ts';
+import { InvalidTokenError, verifySignature } from './service-account-tokens.ts';
 
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'platform.io/service-account-token';
@@ -80,13 +80,7 @@ export function legacyServiceAccountTokenAuthenticator(o: LegacyValidatorOptions
         return undefined;
       }
       if (!payload || typeof payload !== 'object' || payload.iss !== LEGACY_ISSUER) return undefined;
-      const candidates = o.keys.filter((k) => k.alg === header.alg && (!header.kid || k.kid === header.kid));
-      const tryKeys = candidates.length ? candidates : o.keys.filter((k) => k.alg === header.alg);
-      let verified = false;
-      for (const k of tryKeys) {
-        try { await compactVerify(token, k.key, { algorithms: [k.alg] }); verified = true; break; } catch { /* next key */ }
-      }
-      if (!verified) throw new InvalidTokenError('invalid bearer token: token could not be verified');
+      await verifySignature(token, header, o.keys);
 
       // Legacy tokens carry no audience: they are good for the API server's own audiences only.
       const wanted = audiences?.length ? audiences : o.apiAudiences;

@@ -105,6 +105,20 @@ export interface ValidatorOptions {
 /** Thrown for a token this authenticator owns but refuses. */
 export class InvalidTokenError extends Error {}
 
+/** Verifies a JWT's signature with the key its header names, else any key of its algorithm; Kubernetes' error when none does. */
+export async function verifySignature(token: string, header: { alg?: string; kid?: string }, keys: readonly VerificationKey[]): Promise<void> {
+  const named = keys.filter((k) => k.alg === header.alg && (!header.kid || k.kid === header.kid));
+  for (const k of named.length ? named : keys.filter((k) => k.alg === header.alg)) {
+    try {
+      await compactVerify(token, k.key, { algorithms: [k.alg] });
+      return;
+    } catch {
+      // The next key.
+    }
+  }
+  throw new InvalidTokenError('invalid bearer token: token could not be verified');
+}
+
 const INVALIDATED = 'service account token has been invalidated';
 
 export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuthenticator {
@@ -123,13 +137,7 @@ export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuth
       }
       // A JWT of another issuer is not ours: another authenticator may know it.
       if (!payload || typeof payload !== 'object' || typeof payload.iss !== 'string' || !issuers.has(payload.iss)) return undefined;
-      const candidates = o.keys.filter((k) => k.alg === header.alg && (!header.kid || k.kid === header.kid));
-      const tryKeys = candidates.length ? candidates : o.keys.filter((k) => k.alg === header.alg);
-      let verified = false;
-      for (const k of tryKeys) {
-        try { await compactVerify(token, k.key, { algorithms: [k.alg] }); verified = true; break; } catch { /* next key */ }
-      }
-      if (!verified) throw new InvalidTokenError('invalid bearer token: token could not be verified');
+      await verifySignature(token, header, o.keys);
 
       const claims = payload as Partial<TokenClaims>;
       const t = now();
