@@ -20,8 +20,12 @@ export function keepManagedFieldsTimes(next: Obj, old: Obj): boolean {
     if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) return false;
     if (!deepEqual({ ...x, time: undefined }, { ...y, time: undefined })) return false;
   }
+  // Everything but metadata first: an ordinary update differs there, and metadata is the larger part.
+  for (const key of new Set([...Object.keys(next), ...Object.keys(old)])) {
+    if (key !== 'metadata' && !deepEqual(next[key], old[key])) return false;
+  }
   next.metadata!.managedFields = b;
-  if (deepEqual(next, old)) return true;
+  if (deepEqual(next.metadata, old.metadata)) return true;
   next.metadata!.managedFields = a;
   return false;
 }
