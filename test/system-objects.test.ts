@@ -20,6 +20,20 @@ describe('system objects', () => {
     assert.equal((await kubernetesService(s)).spec.clusterIP, first.spec.clusterIP);
   });
 
+  it('the kubernetes Service gets its ports and type back when they are changed', async () => {
+    await kubernetesService(s);
+    const patched = await s.request('PATCH', '/api/v1/namespaces/default/services/kubernetes', {
+      headers: { 'content-type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { ports: [{ name: 'web', port: 8443, protocol: 'TCP', targetPort: 1 }] } }),
+    });
+    assert.equal(patched.status, 200, patched.body);
+    await until(async () => {
+      const ports = (await s.request('GET', '/api/v1/namespaces/default/services/kubernetes')).json().spec.ports;
+      return ports.length === 1 && ports[0].name === 'https' && ports[0].port === 443;
+    }, 'the kubernetes Service\'s ports to be put back');
+    const ports = (await s.request('GET', '/api/v1/namespaces/default/services/kubernetes')).json().spec.ports;
+    assert.equal(ports[0].targetPort, Number(new URL(s.url).port));
+  });
+
   it('default, kube-system and kube-public may not be deleted', async () => {
     for (const name of ['default', 'kube-system', 'kube-public']) {
       const r = await s.request('DELETE', `/api/v1/namespaces/${name}`);

@@ -40,11 +40,23 @@ export function repairFromStore(allocator: ServiceAllocator, services: ResourceS
 const SYSTEM_CTX = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] as string[] };
 
 /**
- * The `kubernetes` Service in `default`, as Kubernetes' API server creates it: the first address of the
- * range, port 443 named https to the server's secure port. An existing one is left alone.
+ * The `kubernetes` Service in `default`, as Kubernetes' API server keeps it: the first address of the
+ * range, port 443 named https to the server's secure port, type ClusterIP. An existing one whose ports or
+ * type were changed gets them back (its other fields are left alone).
  */
 export async function ensureKubernetesService(services: ResourceStore, allocator: ServiceAllocator, securePort: number, log: (line: string) => void = () => {}): Promise<void> {
-  if (services.current('default', 'kubernetes') || await services.readNow('default', 'kubernetes')) return;
+  const ports = [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort }];
+  const existing = services.current('default', 'kubernetes') ?? await services.readNow('default', 'kubernetes');
+  if (existing) {
+    if (!needsReset(existing.object as ApiObject, ports)) return;
+    log('resetting the kubernetes Service\'s ports and type');
+    await services.update('default', (current) => {
+      if (!current) throw new StatusError(404, 'NotFound', 'gone');
+      const spec = { ...(current.spec as Record<string, unknown>), ports, type: 'ClusterIP' };
+      return { ...current, spec };
+    }, { ctx: { ...SYSTEM_CTX, warnings: [] }, dryRun: false, subresource: '', allowCreate: false, name: 'kubernetes' });
+    return;
+  }
   const service: ApiObject = {
     apiVersion: 'v1',
     kind: 'Service',
@@ -52,7 +64,7 @@ export async function ensureKubernetesService(services: ResourceStore, allocator
     spec: {
       type: 'ClusterIP',
       clusterIP: apiServerServiceIP(allocator.ipRange),
-      ports: [{ name: 'https', protocol: 'TCP', port: 443, targetPort: securePort }],
+      ports,
       sessionAffinity: 'None',
     },
   };
@@ -65,4 +77,16 @@ export async function ensureKubernetesService(services: ResourceStore, allocator
     if (await services.readNow('default', 'kubernetes')) return;
     log(`the kubernetes Service could not be created: ${err.message}`);
   }
+}
+
+/**
+ * As Kubernetes' getMasterServiceUpdateIfNeeded: the type or the ports (name, port, protocol) differ. The
+ * target port is not compared: servers sharing a store on different secure ports would otherwise take
+ * turns rewriting it.
+ */
+function needsReset(service: ApiObject, ports: { name: string; protocol: string; port: number }[]): boolean {
+  const spec = (service.spec ?? {}) as { type?: string; ports?: { name?: string; protocol?: string; port?: number }[] };
+  if (spec.type !== 'ClusterIP') return true;
+  const have = spec.ports ?? [];
+  return have.length !== ports.length || ports.some((p, i) => have[i].name !== p.name || have[i].protocol !== p.protocol || have[i].port !== p.port);
 }
