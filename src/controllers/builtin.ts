@@ -1,7 +1,7 @@
 // The controllers of Kubernetes' controller manager this API depends on, ready for the controller manager
 // and switched on and off by --controllers like Kubernetes' (each by its short name or its v1.26+ name):
 // garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota,
-// serviceaccount-token. All are on by default.
+// serviceaccount-token, pvc-protection, pv-protection. All are on by default.
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
@@ -14,6 +14,8 @@ import { startCsrApproving } from './csr-approving.ts';
 import { startCsrSigning } from './csr-signing.ts';
 import { startResourceQuotaController } from './resourcequota.ts';
 import { startServiceAccountTokensController } from './serviceaccount-tokens.ts';
+import { startPvcProtectionController } from './pvc-protection.ts';
+import { startPvProtectionController } from './pv-protection.ts';
 import type { SigningKey } from '../auth/authn/service-account-keys.ts';
 
 /** Short names and the names Kubernetes gives them since v1.26; either works in --controllers. */
@@ -25,6 +27,8 @@ export const BUILTIN_CONTROLLERS: Record<string, string> = {
   'csrsigning': 'certificatesigningrequest-signing-controller',
   'resourcequota': 'resourcequota-controller',
   'serviceaccount-token': 'serviceaccount-token-controller',
+  'pvc-protection': 'persistentvolumeclaim-protection-controller',
+  'pv-protection': 'persistentvolume-protection-controller',
 };
 
 /** --controllers for an on-by-default controller: named (or `*`) and not excluded, by either name. */
@@ -62,6 +66,8 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
     'csrapproving': () => startCsrApproving({ csrs: csrs(), authorize: deps.authorize, log, resyncMs }),
     'csrsigning': () => startCsrSigning({ csrs: csrs(), ca: deps.ca, maxDurationMs: deps.clusterSigningDurationMs, log, resyncMs }),
     'resourcequota': () => startResourceQuotaController({ quotas: deps.storeFor('', 'resourcequotas'), stores: deps.stores, log, resyncMs }),
+    'pvc-protection': () => startPvcProtectionController({ claims: deps.storeFor('', 'persistentvolumeclaims'), pods: deps.storeFor('', 'pods'), storage: deps.storage, log, resyncMs }),
+    'pv-protection': () => startPvProtectionController({ volumes: deps.storeFor('', 'persistentvolumes'), log, resyncMs }),
   };
   const key = deps.serviceAccountSigningKey;
   if (key) {

@@ -16,6 +16,9 @@ import type { KindDefinition } from '../apis/kind.ts';
 import { buildSurface } from './apis.ts';
 import { isComputed } from '../apis/computed-kind.ts';
 import { AdmissionChain } from '../admission/chain.ts';
+import { priorityAdmission } from '../admission/priority.ts';
+import { defaultTolerationSeconds } from '../admission/default-toleration-seconds.ts';
+import { storageObjectInUseProtection } from '../admission/storage-object-in-use-protection.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts';
 import { serviceAccountAdmission } from '../admission/service-account.ts';
@@ -153,7 +156,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     mutatingConfigurations: storeFor('admissionregistration.svc.io', 'mutatingwebhookconfigurations'),
     validatingConfigurations: storeFor('admissionregistration.svc.io', 'validatingwebhookconfigurations'),
   });
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()], webhooks, [resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), priorityAdmission(), defaultTolerationSeconds(), storageObjectInUseProtection(), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()], webhooks, [resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),
