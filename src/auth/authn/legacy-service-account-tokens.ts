@@ -2,13 +2,12 @@
 // controller into Secrets of type platform.io/service-account-token and good while that Secret holds the
 // same token and its service account still exists (Kubernetes' legacy validator).
 import { timingSafeEqual } from 'node:crypto';
-import { CompactSign, decodeProtectedHeader } from './jose.ts';
 import type { UserInfo } from '../../apis/kind.ts';
 import { goQuoteList } from '../../machinery/go-format.ts';
 import { serviceAccountGroups, serviceAccountUsername } from '../user.ts';
 import type { SigningKey, VerificationKey } from './service-account-keys.ts';
 import type { TokenAuthenticator, TokenResult } from './token-file.ts';
-import { InvalidTokenError, verifySignature } from './service-account-tokens.ts';
+import { InvalidTokenError, decodeUnverified, signClaims, verifySignature } from './service-account-tokens.ts';
 
 export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
 export const SERVICE_ACCOUNT_TOKEN_TYPE = 'platform.io/service-account-token';
@@ -49,7 +48,7 @@ export async function signLegacyToken(key: SigningKey, sa: { namespace: string; 
     [CLAIM_SA_UID]: sa.uid,
     sub: serviceAccountUsername(sa.namespace, sa.name),
   };
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: key.alg, kid: key.kid }).sign(key.key);
+  return signClaims(key, claims);
 }
 
 /** YYYY-MM-DD in UTC, as the last-used label holds it. */
@@ -69,17 +68,9 @@ export function legacyServiceAccountTokenAuthenticator(o: LegacyValidatorOptions
   const now = o.now ?? Date.now;
   return {
     async authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenResult | undefined> {
-      const parts = token.split('.');
-      if (parts.length !== 3) return undefined;
-      let header;
-      let payload: Record<string, unknown>;
-      try {
-        header = decodeProtectedHeader(token);
-        payload = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-      } catch {
-        return undefined;
-      }
-      if (!payload || typeof payload !== 'object' || payload.iss !== LEGACY_ISSUER) return undefined;
+      const decoded = decodeUnverified(token);
+      if (decoded?.payload.iss !== LEGACY_ISSUER) return undefined;
+      const { header, payload } = decoded;
       await verifySignature(token, header, o.keys);
 
       // Legacy tokens carry no audience: they are good for the API server's own audiences only.

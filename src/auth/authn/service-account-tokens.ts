@@ -70,10 +70,7 @@ export class TokenIssuer {
       aud: [...r.audiences], exp: now + r.expirationSeconds, iat: now, iss: this.issuer, jti: randomUUID(),
       [PRIVATE_CLAIM]: priv, nbf: now, sub: serviceAccountUsername(r.namespace, r.serviceAccount.name),
     };
-    const token = await new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
-      .setProtectedHeader({ alg: this.key.alg, kid: this.key.kid })
-      .sign(this.key.key);
-    return { token, claims };
+    return { token: await signClaims(this.key, claims), claims };
   }
 }
 
@@ -105,6 +102,24 @@ export interface ValidatorOptions {
 /** Thrown for a token this authenticator owns but refuses. */
 export class InvalidTokenError extends Error {}
 
+/** A compact JWS of the claims (as JSON, in their key order), signed with the key and naming it. */
+export function signClaims(key: SigningKey, claims: object): Promise<string> {
+  return new CompactSign(new TextEncoder().encode(JSON.stringify(claims))).setProtectedHeader({ alg: key.alg, kid: key.kid }).sign(key.key);
+}
+
+/** A JWT's header and claims, unverified; undefined when the token is no JWT with an object payload. */
+export function decodeUnverified(token: string): { header: { alg?: string; kid?: string }; payload: Record<string, unknown> } | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    const payload: unknown = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8'));
+    return payload && typeof payload === 'object' ? { header, payload: payload as Record<string, unknown> } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Verifies a JWT's signature with the key its header names, else any key of its algorithm; Kubernetes' error when none does. */
 export async function verifySignature(token: string, header: { alg?: string; kid?: string }, keys: readonly VerificationKey[]): Promise<void> {
   const named = keys.filter((k) => k.alg === header.alg && (!header.kid || k.kid === header.kid));
@@ -126,17 +141,10 @@ export function serviceAccountTokenAuthenticator(o: ValidatorOptions): TokenAuth
   const issuers = new Set(o.issuers);
   return {
     async authenticateToken(token: string, audiences?: readonly string[]): Promise<TokenResult | undefined> {
-      if (token.split('.').length !== 3) return undefined;
-      let header;
-      let payload: Record<string, unknown>;
-      try {
-        header = decodeProtectedHeader(token);
-        payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-      } catch {
-        return undefined;
-      }
+      const decoded = decodeUnverified(token);
       // A JWT of another issuer is not ours: another authenticator may know it.
-      if (!payload || typeof payload !== 'object' || typeof payload.iss !== 'string' || !issuers.has(payload.iss)) return undefined;
+      if (!decoded || typeof decoded.payload.iss !== 'string' || !issuers.has(decoded.payload.iss)) return undefined;
+      const { header, payload } = decoded;
       await verifySignature(token, header, o.keys);
 
       const claims = payload as Partial<TokenClaims>;
