@@ -3,7 +3,7 @@
 // metrics, resources). Authentication, impersonation and authorization are access control's (admit); the
 // audit stage records what they found (the policy sees the authenticated user) and the answer.
 import type { TLSSocket } from 'node:tls';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Storage } from '../storage/interface.ts';
 import type { UserInfo } from '../apis/kind.ts';
 import * as status from '../machinery/status.ts';
@@ -20,7 +20,7 @@ import { computedRouteExists, serveComputed } from './handlers/computed.ts';
 import { markDeprecatedRequest } from './deprecated-request.ts';
 import type { ApiServerMetrics } from './metrics/apiserver.ts';
 import { TEXT_FORMAT } from './metrics/registry.ts';
-import type { AdmitTrace, Auditor, RequestAudit } from './audit/auditor.ts';
+import { auditIdOf, type AdmitTrace, type Auditor, type RequestAudit } from './audit/auditor.ts';
 
 export interface HandlerDeps {
   surface: ApiSurface;
@@ -63,12 +63,6 @@ export function buildHandler(deps: HandlerDeps) {
       answered(deps, req, res, state);
     });
   };
-}
-
-/** The client's Audit-ID, or a new one. */
-function auditIdOf(req: Request): string {
-  const given = req.headers['audit-id'];
-  return typeof given === 'string' && given ? given : randomUUID();
 }
 
 function answered(deps: HandlerDeps, req: Request, res: Response, state: RequestState): void {

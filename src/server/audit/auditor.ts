@@ -60,6 +60,12 @@ export class Auditor {
   }
 }
 
+/** The client's Audit-ID, or a new one. */
+export function auditIdOf(req: Request): string {
+  const given = req.headers['audit-id'];
+  return typeof given === 'string' && given ? given : randomUUID();
+}
+
 /** A microsecond clock for event timestamps. */
 function now(): number {
   return performance.timeOrigin + performance.now();
@@ -84,8 +90,7 @@ export class RequestAudit implements AuditAnnotationSink {
     this.#req = req;
     this.#res = res;
     this.#info = info;
-    const given = req.headers['audit-id'];
-    this.auditID = typeof given === 'string' && given ? given : randomUUID();
+    this.auditID = auditIdOf(req);
     res.setHeader('Audit-ID', this.auditID);
   }
 
