@@ -156,7 +156,6 @@ function run(v: unknown, plan: Plan, path: string, errs: FieldError[]): void {
   }
 }
 
-/** The structural errors of `obj` against `schema`, with field paths below `path`. */
 /**
  * The structural errors a kind's own checks leave to the schema. Kubernetes checks a built-in kind's
  * required fields in the kind's validation, each with its own error (`name part must be non-empty`, `kind
@@ -175,6 +174,7 @@ function withoutIndexes(field: string): string {
   return field.replace(/\[\d+\]/g, '');
 }
 
+/** The structural errors of `obj` against `schema`, with field paths below `path`. */
 export function validateStructure(obj: unknown, schema: TSchema, path = ''): FieldError[] {
   const plan = compile(schema, EMPTY_SCOPE);
   const errs: FieldError[] = [];
