@@ -5,7 +5,7 @@
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import { ScaleSchema } from '../../apis/autoscaling/scale.ts';
 import { FieldSet } from '../../machinery/apply/fieldset.ts';
-import { decodeManagedFields, emptyManaged, encodeManagedFields, type Managed } from '../../machinery/apply/managers.ts';
+import { decodeManagedFields, emptyManaged, encodeManagedFields, type Managed, type ManagerSet } from '../../machinery/apply/managers.ts';
 import type { FieldManagerScope } from '../../machinery/apply/field-manager.ts';
 import { fieldElement } from '../../machinery/apply/path.ts';
 import { rootType } from '../../machinery/apply/schema-view.ts';
@@ -52,7 +52,7 @@ export function parentEntriesFromScale(parentEntries: unknown, scaleEntries: unk
   const parent = decodeOrEmpty(parentEntries);
   const scale = decodeOrEmpty(scaleEntries);
   const out = emptyManaged();
-  const keep = (id: string, vs: Managed['fields'] extends Map<string, infer V> ? V : never, times: Map<string, string>) => {
+  const keep = (id: string, vs: ManagerSet, times: Map<string, string>) => {
     out.fields.set(id, vs);
     const t = times.get(id);
     if (t) out.times.set(id, t);
