@@ -29,6 +29,12 @@ export class OwnWrites {
   }
 
   record(written: CachedObject): void {
+    // Writes the cache has reached since are dropped here, oldest first, so they are not held until their
+    // key is read again.
+    for (const [key, own] of this.#writes) {
+      if (own.modRevision > this.#cache.revision) break;
+      this.#writes.delete(key);
+    }
     if (this.#cache.revision >= written.modRevision) return;
     this.#writes.delete(written.key);
     this.#writes.set(written.key, written);

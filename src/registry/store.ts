@@ -602,7 +602,6 @@ export class ResourceStore {
   }
 }
 
-/** The answer to a write, from the object as written; it is parsed only if someone reads `object`. */
 /** Runs a write and settles what a begin hook reserved for it (`finish`) with its outcome, thrown or not. */
 async function settling<T>(finish: FinishWrite | undefined, write: () => Promise<T>, succeeded: (outcome: T) => boolean): Promise<T> {
   if (!finish) return write();
@@ -621,6 +620,7 @@ function validateOrdered(meta: FieldError[], structural: FieldError[], kind: Fie
   return [...meta, ...uncoveredStructuralErrors(structural, [...meta, ...kind]), ...kind];
 }
 
+/** The answer to a write, from the object as written; it is parsed only if someone reads `object`. */
 function writeResult(served: CachedObject, created: boolean): WriteResult {
   return { get object() { return served.object as ApiObject; }, json: served.json, created };
 }
