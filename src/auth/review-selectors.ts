@@ -26,32 +26,33 @@ function shapeErrors(selector: Obj, path: string): FieldError[] {
   return errs;
 }
 
-/** The errors of spec.resourceAttributes' fieldSelector and labelSelector, in Kubernetes' order. */
-export function selectorAttributeErrors(ra: Obj | undefined, base = 'spec.resourceAttributes'): FieldError[] {
-  if (!ra || typeof ra !== 'object') return [];
-  const errs: FieldError[] = [];
-  const fs = ra.fieldSelector;
-  if (fs && typeof fs === 'object') {
-    const path = `${base}.fieldSelector`;
-    errs.push(...shapeErrors(fs, path));
-    (Array.isArray(fs.requirements) ? fs.requirements : []).forEach((req: Obj, i: number) => {
-      const p = `${path}.requirements[${i}]`;
-      if (!req?.key) errs.push(required(`${p}.key`, 'must be specified'));
-      errs.push(...operatorErrors(req ?? {}, p));
-    });
-  }
-  const ls = ra.labelSelector;
-  if (ls && typeof ls === 'object') {
-    const path = `${base}.labelSelector`;
-    errs.push(...shapeErrors(ls, path));
-    (Array.isArray(ls.requirements) ? ls.requirements : []).forEach((req: Obj, i: number) => {
-      const p = `${path}.requirements[${i}]`;
-      errs.push(...operatorErrors(req ?? {}, p));
-      errs.push(...validateLabelName(typeof req?.key === 'string' ? req.key : '', `${p}.key`));
-      (Array.isArray(req?.values) ? req.values : []).forEach((v: unknown, j: number) => {
-        for (const msg of isValidLabelValue(String(v))) errs.push(invalid(`${p}.values[${j}]`, v, msg));
-      });
-    });
-  }
+function fieldRequirementErrors(req: Obj, path: string): FieldError[] {
+  const errs: FieldError[] = req.key ? [] : [required(`${path}.key`, 'must be specified')];
+  return [...errs, ...operatorErrors(req, path)];
+}
+
+function labelRequirementErrors(req: Obj, path: string): FieldError[] {
+  const errs = [...operatorErrors(req, path), ...validateLabelName(typeof req.key === 'string' ? req.key : '', `${path}.key`)];
+  (Array.isArray(req.values) ? req.values : []).forEach((v: unknown, j: number) => {
+    for (const msg of isValidLabelValue(String(v))) errs.push(invalid(`${path}.values[${j}]`, v, msg));
+  });
   return errs;
+}
+
+/** A selector's shape errors, then each requirement's. */
+function selectorErrors(selector: unknown, path: string, requirementErrors: (req: Obj, path: string) => FieldError[]): FieldError[] {
+  if (!selector || typeof selector !== 'object') return [];
+  const errs = shapeErrors(selector as Obj, path);
+  const requirements: unknown[] = Array.isArray((selector as Obj).requirements) ? (selector as Obj).requirements : [];
+  requirements.forEach((req, i) => errs.push(...requirementErrors((req ?? {}) as Obj, `${path}.requirements[${i}]`)));
+  return errs;
+}
+
+/** The errors of spec.resourceAttributes' fieldSelector and labelSelector, in Kubernetes' order. */
+export function selectorAttributeErrors(ra: Obj | undefined): FieldError[] {
+  if (!ra || typeof ra !== 'object') return [];
+  return [
+    ...selectorErrors(ra.fieldSelector, 'spec.resourceAttributes.fieldSelector', fieldRequirementErrors),
+    ...selectorErrors(ra.labelSelector, 'spec.resourceAttributes.labelSelector', labelRequirementErrors),
+  ];
 }
