@@ -62,8 +62,9 @@ function resetFieldsOf(def: KindDefinition, subresource: string): FieldSet | und
 
 const converters = new WeakMap<KindDefinition, VersionConverter | null>();
 
-function apiVersionsOf(def: KindDefinition): { storage: string } {
-  return { storage: def.storedAs ? apiVersionOf(def.storedAs.group, def.storedAs.version) : apiVersionOf(def.group, def.storageVersion) };
+/** The apiVersion `def`'s objects are stored in (another group's for a kind stored in its form). */
+function storageApiVersionOf(def: KindDefinition): string {
+  return def.storedAs ? apiVersionOf(def.storedAs.group, def.storedAs.version) : apiVersionOf(def.group, def.storageVersion);
 }
 
 /**
@@ -74,8 +75,8 @@ function apiVersionsOf(def: KindDefinition): { storage: string } {
 export function versionConverterOf(def: KindDefinition): VersionConverter | undefined {
   let c = converters.get(def);
   if (c !== undefined) return c ?? undefined;
-  const storage = apiVersionsOf(def).storage;
-  const kinds = [def, ...allKinds().filter((d) => d !== def && d.kind === def.kind && apiVersionsOf(d).storage === storage)];
+  const storage = storageApiVersionOf(def);
+  const kinds = [def, ...allKinds().filter((d) => d !== def && d.kind === def.kind && storageApiVersionOf(d) === storage)];
   const forms = new Map<string, VersionForm>();
   let shapes = false;
   for (const d of kinds) {
