@@ -117,10 +117,7 @@ function defaultService(obj: ApiObject): void {
     spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: DEFAULT_CLIENT_IP_TIMEOUT } };
   }
   spec.type ||= 'ClusterIP';
-  // A zero node port is no node port (Go omits it; protobuf clients such as kubectl send it).
-  if (spec.healthCheckNodePort === 0) delete spec.healthCheckNodePort;
   for (const p of list(spec.ports)) {
-    if (p.nodePort === 0) delete p.nodePort;
     p.protocol ||= 'TCP';
     if (p.targetPort === undefined || p.targetPort === null || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
