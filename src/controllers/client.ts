@@ -42,6 +42,17 @@ export async function updateObject(store: ResourceStore, ctx: RequestContext, na
   }
 }
 
+/** Being deleted, and still held by `finalizer`. */
+export function isDeletionCandidate(obj: Record<string, any>, finalizer: string): boolean {
+  return !!obj.metadata?.deletionTimestamp && ((obj.metadata.finalizers ?? []) as string[]).includes(finalizer);
+}
+
+/** Drops `finalizer` from the object (and the list with its last entry). */
+export function withoutFinalizer(obj: ApiObject, finalizer: string): void {
+  const kept = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+  if (kept.length > 0) obj.metadata.finalizers = kept; else delete obj.metadata.finalizers;
+}
+
 export function isNotFound(err: unknown): boolean {
   return err instanceof StatusError && err.code === 404;
 }

@@ -13,7 +13,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import { syncCache } from '../registry/list.ts';
 import { SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/gc-finalizers.ts';
-import { controllerContext, isConflict, isNotFound, updateObject } from './client.ts';
+import { controllerContext, isConflict, isNotFound, updateObject, withoutFinalizer } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 import { splitApiVersion } from '../machinery/group-version.ts';
@@ -316,10 +316,8 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     await deleteObject(node, first === ORPHAN_FINALIZER ? 'Orphan' : first === FOREGROUND_FINALIZER ? 'Foreground' : 'Background', rv, owners);
   };
 
-  const removeFinalizer = (id: ObjectId, finalizer: string) => updateObject(id.store, ctx, id.namespace, id.name, (obj) => {
-    const rest = (obj.metadata.finalizers ?? []).filter((f: string) => f !== finalizer);
-    if (rest.length) obj.metadata.finalizers = rest; else delete obj.metadata.finalizers;
-  }, { uid: id.uid });
+  const removeFinalizer = (id: ObjectId, finalizer: string) =>
+    updateObject(id.store, ctx, id.namespace, id.name, (obj) => withoutFinalizer(obj, finalizer), { uid: id.uid });
 
   /**
    * Makes sure the graph knows every dependent of `ownerUid` written up to now. A store whose cache has

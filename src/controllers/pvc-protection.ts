@@ -3,12 +3,11 @@
 // its namespace uses it, and loses it, so that the delete completes, once none does. As in Kubernetes, only
 // a pod scheduled to a node (spec.nodeName set) uses a claim: the kubelet refuses to start one whose claim
 // is being deleted. Pods are read up to date with storage before a finalizer is removed (Kubernetes' live list).
-import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import { PVC_PROTECTION_FINALIZER } from '../admission/storage-object-in-use-protection.ts';
 import { syncToStorage } from '../registry/list.ts';
-import { controllerContext, updateObject } from './client.ts';
+import { controllerContext, isDeletionCandidate, updateObject, withoutFinalizer } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -23,16 +22,6 @@ export function claimNames(pod: Obj): string[] {
 /** Whether a pod uses the claim: scheduled to a node and naming it among its volumes. */
 export function podUsesClaim(pod: Obj, claim: string): boolean {
   return !!pod.spec?.nodeName && claimNames(pod).includes(claim);
-}
-
-/** A claim being deleted that still carries the protection finalizer. */
-export function isDeletionCandidate(obj: Obj, finalizer: string): boolean {
-  return !!obj.metadata?.deletionTimestamp && ((obj.metadata.finalizers ?? []) as string[]).includes(finalizer);
-}
-
-export function withoutFinalizer(obj: ApiObject, finalizer: string): void {
-  const kept = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-  if (kept.length > 0) obj.metadata.finalizers = kept; else delete obj.metadata.finalizers;
 }
 
 export interface PvcProtectionControllerDeps {
