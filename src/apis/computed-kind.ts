@@ -1,8 +1,8 @@
 // Kinds whose objects are computed when they are read and never stored (ComponentStatus, from health
 // checks; CustomResourceDefinition, of which Capstan has none): they serve get and list only, and have no
-// watch, no storage key, no watch cache and no storage version hash. Each declares in its own file how it binds to a running server (`computed.source`); the
-// server calls that once per kind and answers the kind's requests from the source. The generic registry
-// never sees them.
+// watch, no storage key, no watch cache and no storage version hash. Each declares in its own file how it
+// binds to a running server (`computed.source`); the server calls that once per kind and answers the
+// kind's requests from the source. The generic registry never sees them.
 import type { KindDefinition } from './kind.ts';
 import type { ApiObject } from './meta/v1.ts';
 
