@@ -1,9 +1,7 @@
 // The service cluster IP range (--service-cluster-ip-range): which addresses the allocator hands out, as
 // Kubernetes' bitmap IP allocator numbers them. Offset 0 is the address after the network address; an
 // IPv4 range leaves out its broadcast address, and an IPv6 range is cut to its first 65536 addresses.
-import { parseCIDR, parseIP, to4 } from '../../machinery/validation/strings.ts';
-
-export type IPFamily = 'IPv4' | 'IPv6';
+import { type IPFamily, parseCIDR, parseIP, to4 } from '../../machinery/validation/strings.ts';
 
 export interface ServiceIPRange {
   /** The network as Go prints an IPNet: `10.0.0.0/24`, `fd00::/108`. */
