@@ -3,16 +3,18 @@
 // same token and its service account still exists (Kubernetes' legacy validator).
 import { timingSafeEqual } from 'node:crypto';
 import type { UserInfo } from '../../apis/kind.ts';
+import { SecretKeys, SecretTypes } from '../../apis/core/secret.ts';
 import { goQuoteList } from '../../machinery/go-format.ts';
 import { serviceAccountGroups, serviceAccountUsername } from '../user.ts';
 import type { SigningKey, VerificationKey } from './service-account-keys.ts';
 import type { TokenAuthenticator, TokenResult } from './token-file.ts';
 import { InvalidTokenError, decodeUnverified, signClaims, verifySignature } from './service-account-tokens.ts';
 
-export const LEGACY_ISSUER = 'kubernetes/serviceaccount';
-export const SERVICE_ACCOUNT_TOKEN_TYPE = 'platform.io/service-account-token';
-export const SERVICE_ACCOUNT_NAME_ANNOTATION = 'platform.io/service-account.name';
-export const SERVICE_ACCOUNT_UID_ANNOTATION = 'platform.io/service-account.uid';
+const LEGACY_ISSUER = 'kubernetes/serviceaccount';
+// The Secret kind's own names for the token Secret the controller writes (see apis/core/secret.ts).
+export const SERVICE_ACCOUNT_TOKEN_TYPE = SecretTypes.serviceAccountToken;
+export const SERVICE_ACCOUNT_NAME_ANNOTATION = SecretKeys.serviceAccountName;
+export const SERVICE_ACCOUNT_UID_ANNOTATION = SecretKeys.serviceAccountUid;
 export const LAST_USED_LABEL = 'platform.io/legacy-token-last-used';
 export const INVALID_SINCE_LABEL = 'platform.io/legacy-token-invalid-since';
 
@@ -52,7 +54,7 @@ export async function signLegacyToken(key: SigningKey, sa: { namespace: string; 
 }
 
 /** YYYY-MM-DD in UTC, as the last-used label holds it. */
-export function utcDay(ms: number): string {
+function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
