@@ -4,10 +4,10 @@
 // effect every effect, so either counts.
 import type { AdmissionPlugin } from './chain.ts';
 
-export const NOT_READY_TAINT = 'node.platform.io/not-ready';
-export const UNREACHABLE_TAINT = 'node.platform.io/unreachable';
+const NOT_READY_TAINT = 'node.platform.io/not-ready';
+const UNREACHABLE_TAINT = 'node.platform.io/unreachable';
 /** Kubernetes' --default-not-ready-toleration-seconds and --default-unreachable-toleration-seconds. */
-export const DEFAULT_TOLERATION_SECONDS = 300;
+const DEFAULT_TOLERATION_SECONDS = 300;
 
 interface Toleration { key?: string; operator?: string; effect?: string; tolerationSeconds?: number }
 

@@ -7,14 +7,14 @@ import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
 import { admissionForbidden } from './forbidden.ts';
 
 /** Kubernetes' system priority classes (scheduling.SystemPriorityClasses). */
-export const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
+const SYSTEM_PRIORITY_CLASSES: Readonly<Record<string, number>> = {
   'system-node-critical': 2000001000,
   'system-cluster-critical': 2000000000,
 };
 /** The priority of a pod without a class when no class is the global default. */
-export const DEFAULT_PRIORITY = 0;
+const DEFAULT_PRIORITY = 0;
 /** A class's preemption policy defaults to this, and so does a pod's without a class. */
-export const DEFAULT_PREEMPTION_POLICY = 'PreemptLowerPriority';
+const DEFAULT_PREEMPTION_POLICY = 'PreemptLowerPriority';
 
 interface PodPrioritySpec { priorityClassName?: string | null; priority?: number | null; preemptionPolicy?: string | null }
 
