@@ -72,7 +72,6 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
     case 'get':
       return getObject(deps, served, req, res, namespace, info.name, sub, params, rep);
     case 'list':
-      if (def.namespaced && !info.namespace && req.method !== 'GET' && req.method !== 'HEAD') throw status.noRouteForMethod();
       return listCollection(deps, served, req, res, namespace, params, rep);
     case 'watch':
       return serveWatch(deps, served, req, res, namespace, info.name, params, rep);
