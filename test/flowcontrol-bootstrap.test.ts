@@ -1,5 +1,5 @@
 // End-to-end: a fresh server has Kubernetes v1.32's API Priority and Fairness configuration, as kubectl
-// and the clients see it (the objects themselves are tested in src/apis/flowcontrol/bootstrap.test.ts).
+// and the clients see it (the objects themselves are tested in src/controllers/flowcontrol-bootstrap.test.ts).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';

@@ -4,6 +4,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import type { RequestContext } from '../apis/kind.ts';
 import { StatusError } from '../machinery/status.ts';
 import type { ResourceStore } from '../registry/store.ts';
+import { retryWhenRaced } from '../registry/retry-when-raced.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { clusterRoleBindings, clusterRoles, namespaceRoleBindings, namespaceRoles } from './authz/rbac/bootstrap-policy.ts';
 import { reconcileBinding, reconcileRole, type Reconciled } from './authz/rbac/reconcile.ts';
@@ -13,35 +14,25 @@ import type { StoreLookup } from './stores.ts';
 
 const ctx: RequestContext = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
 
-async function apply<T extends { metadata: { name?: string; namespace?: string } }>(store: ResourceStore, kind: string, expected: T, reconcile: (existing: T | undefined, expected: T) => Reconciled<T>): Promise<void> {
+function apply<T extends { metadata: { name?: string; namespace?: string } }>(store: ResourceStore, kind: string, expected: T, reconcile: (existing: T | undefined, expected: T) => Reconciled<T>): Promise<void> {
   const ns = expected.metadata.namespace ?? '';
   const name = expected.metadata.name!;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  return retryWhenRaced(store, async () => {
     const existing = store.current(ns, name)?.object as T | undefined;
     const r = reconcile(existing ? deepClone(existing) : undefined, expected);
-    try {
-      if (r.action === 'none') return;
-      const obj = { apiVersion: `${RBAC_GROUP}/v1`, kind, ...deepClone(r.object) } as unknown as ApiObject;
-      if (r.action === 'create') {
-        await store.create(ns, obj, { ctx, dryRun: false });
-      } else if (r.action === 'update') {
-        await store.update(ns, () => obj, { ctx, dryRun: false, subresource: '', allowCreate: false, name });
-      } else {
-        await store.delete(ns, name, { ctx, dryRun: false });
-        delete obj.metadata.resourceVersion;
-        delete obj.metadata.uid;
-        await store.create(ns, obj, { ctx, dryRun: false });
-      }
-      return;
-    } catch (err) {
-      // Another server reconciling the same object: look again.
-      if (err instanceof StatusError && (err.code === 409 || err.code === 404) && attempt < 4) {
-        await store.cache.waitFor(store.cache.revision + 1, 200);
-        continue;
-      }
-      throw err;
+    if (r.action === 'none') return;
+    const obj = { apiVersion: `${RBAC_GROUP}/v1`, kind, ...deepClone(r.object) } as unknown as ApiObject;
+    if (r.action === 'create') {
+      await store.create(ns, obj, { ctx, dryRun: false });
+    } else if (r.action === 'update') {
+      await store.update(ns, () => obj, { ctx, dryRun: false, subresource: '', allowCreate: false, name });
+    } else {
+      await store.delete(ns, name, { ctx, dryRun: false });
+      delete obj.metadata.resourceVersion;
+      delete obj.metadata.uid;
+      await store.create(ns, obj, { ctx, dryRun: false });
     }
-  }
+  });
 }
 
 /** Creates missing default roles and bindings and adds what existing ones lack (autoupdate=false excepted). */

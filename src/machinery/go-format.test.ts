@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { goQuote, goQuoteList, goStringSlice, goStruct, goPointer, errorWithGoValue, isGoPrintable } from './go-format.ts';
+import { goQuote, goQuoteList, goStringSlice, goStruct, goPointer, errorWithGoValue, isGoPrintable, goParseBool } from './go-format.ts';
 import { fieldErrorText } from './field-errors.ts';
 
 test('goQuote escapes as strconv.Quote', () => {
@@ -47,4 +47,10 @@ test('isGoPrintable is unicode.IsPrint: letters, marks, numbers, punctuation, sy
   assert.equal(isGoPrintable(0x09), false);
   assert.equal(isGoPrintable(0xa0), false); // no-break space: a separator, not the ASCII space
   assert.equal(isGoPrintable(0xe9), true);
+});
+
+test('goParseBool: strconv.ParseBool\'s spellings, undefined for anything else', () => {
+  for (const t of ['1', 't', 'T', 'TRUE', 'true', 'True']) assert.equal(goParseBool(t), true, t);
+  for (const f of ['0', 'f', 'F', 'FALSE', 'false', 'False']) assert.equal(goParseBool(f), false, f);
+  for (const x of ['yes', 'tRUE', '', ' true', undefined]) assert.equal(goParseBool(x), undefined, String(x));
 });

@@ -65,3 +65,14 @@ export function goPointer(typeName: string, isSet: boolean): string {
 export function errorWithGoValue(type: FieldErrorType, field: string, value: unknown, rendered: string, detail = ''): FieldError {
   return { type, field, value, hasValue: false, detail: detail ? `${rendered}: ${detail}` : rendered };
 }
+
+/** Go's strconv.ParseBool: true or false for the spellings it accepts, undefined for anything else. */
+export function goParseBool(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (GO_TRUE.has(value)) return true;
+  if (GO_FALSE.has(value)) return false;
+  return undefined;
+}
+
+const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);

@@ -2,8 +2,8 @@
 // a non-empty `pretty` query parameter decides by strconv.ParseBool (a value it cannot parse means no);
 // without one, browsers and command-line HTTP tools (User-Agent curl, Wget or Mozilla/5.0) get indented JSON.
 import type { IncomingHttpHeaders } from 'node:http';
+import { goParseBool } from '../machinery/go-format.ts';
 
-const TRUE_SPELLINGS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const HUMAN_AGENTS = ['curl', 'Wget', 'Mozilla/5.0'];
 
 export function isPrettyPrint(url: string | undefined, headers: IncomingHttpHeaders): boolean {
@@ -19,5 +19,5 @@ export function isPrettyPrint(url: string | undefined, headers: IncomingHttpHead
 
 /** strconv.ParseBool's true spellings; anything else, an unparsable value included, is false. */
 export function parsesTrue(value: string): boolean {
-  return TRUE_SPELLINGS.has(value);
+  return goParseBool(value) === true;
 }

@@ -24,7 +24,7 @@ import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts
 import { serviceAccountAdmission } from '../admission/service-account.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
-import { ensureFlowControlBootstrap } from '../apis/flowcontrol/bootstrap.ts';
+import { ensureFlowControlBootstrap } from '../controllers/flowcontrol-bootstrap.ts';
 import { keepSystemObjects } from './system-objects.ts';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
 import { bootstrapTokenControllers, controllerEnabled } from '../controllers/bootstrap-tokens.ts';

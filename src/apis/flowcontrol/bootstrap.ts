@@ -1,13 +1,11 @@
 // The API Priority and Fairness configuration a server keeps (Kubernetes' "priority-and-fairness-config-
-// producer" post-start hook): the mandatory priority levels and flow schemas (`exempt`, `catch-all`) are
-// created when missing and their spec put back when changed; the suggested ones are created when missing
-// and kept up to date only while their autoupdate annotation says so; objects the server once made (annotated
-// "true") that are no longer wanted go. The objects are Kubernetes v1.32's, with `k8s.io` groups renamed.
+// producer"): the objects, Kubernetes v1.32's with `k8s.io` groups renamed, and the rule that says what an
+// existing one must become. The mandatory priority levels and flow schemas (`exempt`, `catch-all`) get their
+// spec back when changed; the suggested ones only while their autoupdate annotation says so.
+// controllers/flowcontrol-bootstrap.ts writes them.
 import type { ApiObject } from '../meta/v1.ts';
-import type { KindDefinition, RequestContext } from '../kind.ts';
-import type { ResourceStore } from '../../registry/store.ts';
-import type { StoreLookup } from '../../auth/stores.ts';
-import { StatusError } from '../../machinery/status.ts';
+import type { KindDefinition } from '../kind.ts';
+import { goParseBool } from '../../machinery/go-format.ts';
 import { applyDefaults } from '../../machinery/schema/defaults.ts';
 import { deepClone, deepEqual } from '../../machinery/schema/walk.ts';
 import { GROUP } from './common.ts';
@@ -23,8 +21,6 @@ const KUBE_SCHEDULER = 'system:kube-scheduler';
 const NODES = 'system:nodes';
 const AUTHENTICATED = 'system:authenticated';
 const UNAUTHENTICATED = 'system:unauthenticated';
-
-const ctx: RequestContext = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
 
 // ---- the objects --------------------------------------------------------------------------------------
 
@@ -137,15 +133,12 @@ export function suggestedFlowSchemas(): ApiObject[] {
 
 // ---- keeping them ----------------------------------------------------------------------------------------
 
-/** Go's strconv.ParseBool; undefined for anything it refuses (or no value at all). */
-function goParseBool(value: string | undefined): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  return undefined;
-}
-
 const annotationOf = (obj: ApiObject) => (obj.metadata.annotations as Record<string, string> | undefined)?.[AUTOUPDATE_ANNOTATION];
+
+/** An object the server made and keeps (annotated "true"): one no longer wanted is the server's to delete. */
+export function madeByServer(obj: ApiObject): boolean {
+  return goParseBool(annotationOf(obj)) === true;
+}
 
 /** The value as Go's semantic equality sees it: absent, null, false, '' and empty lists are all "zero". */
 function withoutZeros(value: unknown): unknown {
@@ -183,7 +176,7 @@ function specMatches(def: KindDefinition, wanted: ApiObject, current: ApiObject)
 }
 
 /** What the object must become (Kubernetes' ReviseIfNeeded), or undefined when it is as it should be. */
-function revise(def: KindDefinition, current: ApiObject, wanted: ApiObject, mandatory: boolean): ApiObject | undefined {
+export function revise(def: KindDefinition, current: ApiObject, wanted: ApiObject, mandatory: boolean): ApiObject | undefined {
   const flag = goParseBool(annotationOf(current));
   // Without a readable annotation, an object nobody has edited since it was made (generation 1) is ours.
   const autoUpdate = mandatory || (flag ?? current.metadata.generation === 1);
@@ -194,66 +187,4 @@ function revise(def: KindDefinition, current: ApiObject, wanted: ApiObject, mand
   if (fixSpec) next.spec = deepClone(wanted.spec);
   if (fixAnnotation) next.metadata.annotations = { ...(next.metadata.annotations as Record<string, string> | undefined), [AUTOUPDATE_ANNOTATION]: String(autoUpdate) };
   return next;
-}
-
-const MAX_ATTEMPTS = 5;
-
-/** Creates the object when missing, else brings it in line; another writer in between means another look. */
-async function ensureObject(store: ResourceStore, wanted: ApiObject, mandatory: boolean): Promise<void> {
-  const name = wanted.metadata.name!;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const cached = store.current('', name)?.object as ApiObject | undefined;
-      if (!cached) {
-        await store.create('', deepClone(wanted), { ctx, dryRun: false });
-        return;
-      }
-      if (!revise(store.def, cached, wanted, mandatory)) return;
-      // Decided again on the object the update is given, which may be newer than the cached one.
-      await store.update('', (current) => {
-        if (!current) throw new StatusError(404, 'NotFound', `${name} is gone`);
-        return revise(store.def, current, wanted, mandatory) ?? current;
-      }, { ctx, dryRun: false, subresource: '', allowCreate: false, name });
-      return;
-    } catch (err) {
-      // AlreadyExists (the cache had not seen it yet), a conflict, or gone meanwhile: look again.
-      if (err instanceof StatusError && (err.code === 409 || err.code === 404) && attempt < MAX_ATTEMPTS) {
-        await store.cache.waitFor(store.cache.revision + 1, 200);
-        continue;
-      }
-      throw err;
-    }
-  }
-}
-
-/** Deletes objects the server made (annotated "true") whose names are no longer wanted; others stay. */
-async function removeUnwanted(store: ResourceStore, wanted: readonly ApiObject[]): Promise<void> {
-  const names = new Set(wanted.map((o) => o.metadata.name));
-  const unwanted = store.cache.list()
-    .map((c) => c.object as ApiObject)
-    .filter((o) => !names.has(o.metadata.name) && goParseBool(annotationOf(o)) === true);
-  await Promise.all(unwanted.map(async (o) => {
-    try {
-      await store.delete('', o.metadata.name!, { ctx, dryRun: false });
-    } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
-    }
-  }));
-}
-
-/** Creates, repairs and prunes the flow control bootstrap configuration; all writes at once. */
-export async function ensureFlowControlBootstrap(lookup: StoreLookup): Promise<void> {
-  const levels = lookup(GROUP, 'prioritylevelconfigurations');
-  const schemas = lookup(GROUP, 'flowschemas');
-  if (!levels || !schemas) return;
-  const mandatoryLevels = mandatoryPriorityLevels(), suggestedLevels = suggestedPriorityLevels();
-  const mandatorySchemas = mandatoryFlowSchemas(), suggestedSchemas = suggestedFlowSchemas();
-  await Promise.all([
-    ...mandatoryLevels.map((o) => ensureObject(levels, o, true)),
-    ...suggestedLevels.map((o) => ensureObject(levels, o, false)),
-    ...mandatorySchemas.map((o) => ensureObject(schemas, o, true)),
-    ...suggestedSchemas.map((o) => ensureObject(schemas, o, false)),
-    removeUnwanted(levels, [...mandatoryLevels, ...suggestedLevels]),
-    removeUnwanted(schemas, [...mandatorySchemas, ...suggestedSchemas]),
-  ]);
 }

@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SqliteStorage } from '../../storage/sqlite.ts';
-import { ResourceStore } from '../../registry/store.ts';
-import type { ApiObject } from '../meta/v1.ts';
-import { flowSchemaKind } from './flowschema.ts';
-import { priorityLevelConfigurationKind } from './prioritylevelconfiguration.ts';
-import { GROUP } from './common.ts';
-import { AUTOUPDATE_ANNOTATION, ensureFlowControlBootstrap } from './bootstrap.ts';
+import { SqliteStorage } from '../storage/sqlite.ts';
+import { ResourceStore } from '../registry/store.ts';
+import type { ApiObject } from '../apis/meta/v1.ts';
+import { flowSchemaKind } from '../apis/flowcontrol/flowschema.ts';
+import { priorityLevelConfigurationKind } from '../apis/flowcontrol/prioritylevelconfiguration.ts';
+import { GROUP } from '../apis/flowcontrol/common.ts';
+import { AUTOUPDATE_ANNOTATION } from '../apis/flowcontrol/bootstrap.ts';
+import { ensureFlowControlBootstrap } from './flowcontrol-bootstrap.ts';
 
 const ctx = { user: { username: 'test', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
 
