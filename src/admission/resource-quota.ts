@@ -5,6 +5,7 @@
 // filled (status.hard) are enforced, as in Kubernetes.
 import type { AdmissionAttributes, AdmissionPlugin } from './chain.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
+import { apiServerContext } from '../apis/kind.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import * as status from '../machinery/status.ts';
@@ -12,7 +13,6 @@ import { decodeKv } from '../storage/cache.ts';
 import { addLists, evaluatorFor, mask, prettyPrint, quotaScopes, resourceList, toJson, type ResourceList } from '../controllers/quota-evaluators.ts';
 
 const MAX_TRIES = 3;
-const CTX = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: 'status', dryRun: false, warnings: [] as string[] };
 
 /** 403 as admission.NewForbidden words it: the name, or the generateName while there is none yet. */
 function forbidden(attrs: AdmissionAttributes, message: string): status.StatusError {
@@ -101,7 +101,7 @@ export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, sto
             const next = structuredClone(quota);
             next.status = { ...(next.status ?? {}), used: toJson(used) };
             return next;
-          }, { ctx: { ...CTX, warnings: [] }, dryRun: false, subresource: 'status', allowCreate: false, name: quota.metadata.name! });
+          }, { ctx: apiServerContext('status'), dryRun: false, subresource: 'status', allowCreate: false, name: quota.metadata.name! });
         }
         return;
       } catch (err) {

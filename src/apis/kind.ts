@@ -24,6 +24,12 @@ export interface RequestContext {
   warnings: string[];
 }
 
+/** The API server acting on its own behalf (its bootstrap objects, its own loops): a system:masters user.
+ *  A new context each time, as a write adds its warnings to it. */
+export function apiServerContext(subresource = ''): RequestContext {
+  return { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource, dryRun: false, warnings: [] };
+}
+
 export interface VersionDefinition {
   name: string;
   stability: Stability;

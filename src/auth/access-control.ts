@@ -4,7 +4,7 @@
 // default policy.
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
-import type { UserInfo } from '../apis/kind.ts';
+import { apiServerContext, type UserInfo } from '../apis/kind.ts';
 import type { AdmissionPlugin } from '../admission/chain.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { ApiSurface } from '../server/apis.ts';
@@ -234,7 +234,7 @@ export class AccessControl {
 function legacyLookup(lookup: StoreLookup, freshness: CacheFreshness, log: (line: string) => void): LegacyLookup {
   const secrets = () => lookup('', 'secrets');
   const accounts = () => lookup('', 'serviceaccounts');
-  const ctx = { user: { username: 'system:apiserver', groups: [SYSTEM_MASTERS] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+  const ctx = apiServerContext();
   return {
     prepare: () => freshness.catchUp([secrets(), accounts()]),
     secret: (ns, name) => secrets()?.current(ns, name)?.object as LegacySecret | undefined,

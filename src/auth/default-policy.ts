@@ -1,7 +1,7 @@
 // Creates and reconciles the default RBAC roles and bindings through the registry, then aggregates the
 // default aggregated cluster roles once so that admin, edit and view are usable from the first request.
 import type { ApiObject } from '../apis/meta/v1.ts';
-import type { RequestContext } from '../apis/kind.ts';
+import { apiServerContext, type RequestContext } from '../apis/kind.ts';
 import { StatusError } from '../machinery/status.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { retryWhenRaced } from '../registry/retry-when-raced.ts';
@@ -12,8 +12,6 @@ import { aggregatedRules } from './authz/rbac/aggregation.ts';
 import { RBAC_GROUP, type ClusterRole, type Role, type RoleBinding } from './authz/rbac/types.ts';
 import type { StoreLookup } from './stores.ts';
 
-const ctx: RequestContext = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
-
 function apply<T extends { metadata: { name?: string; namespace?: string } }>(store: ResourceStore, kind: string, expected: T, reconcile: (existing: T | undefined, expected: T) => Reconciled<T>): Promise<void> {
   const ns = expected.metadata.namespace ?? '';
   const name = expected.metadata.name!;
@@ -23,14 +21,14 @@ function apply<T extends { metadata: { name?: string; namespace?: string } }>(st
     if (r.action === 'none') return;
     const obj = { apiVersion: `${RBAC_GROUP}/v1`, kind, ...deepClone(r.object) } as unknown as ApiObject;
     if (r.action === 'create') {
-      await store.create(ns, obj, { ctx, dryRun: false });
+      await store.create(ns, obj, { ctx: apiServerContext(), dryRun: false });
     } else if (r.action === 'update') {
-      await store.update(ns, () => obj, { ctx, dryRun: false, subresource: '', allowCreate: false, name });
+      await store.update(ns, () => obj, { ctx: apiServerContext(), dryRun: false, subresource: '', allowCreate: false, name });
     } else {
-      await store.delete(ns, name, { ctx, dryRun: false });
+      await store.delete(ns, name, { ctx: apiServerContext(), dryRun: false });
       delete obj.metadata.resourceVersion;
       delete obj.metadata.uid;
-      await store.create(ns, obj, { ctx, dryRun: false });
+      await store.create(ns, obj, { ctx: apiServerContext(), dryRun: false });
     }
   });
 }
@@ -94,7 +92,7 @@ const MAX_AGGREGATION_PASSES = 10;
 
 /** Replaces an aggregated role's rules; answers the revision written (0 when the role is gone). */
 export async function writeRules(cRoles: ResourceStore, name: string, rules: unknown[]): Promise<number> {
-  const aggCtx: RequestContext = { ...ctx, user: { username: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller', groups: ['system:masters'] } };
+  const aggCtx: RequestContext = { ...apiServerContext(), user: { username: 'system:serviceaccount:kube-system:clusterrole-aggregation-controller', groups: ['system:masters'] } };
   try {
     const r = await cRoles.update('', (current) => {
       if (!current) throw new StatusError(404, 'NotFound', 'gone');

@@ -2,7 +2,7 @@
 // Kubernetes' config producer does at start and every minute: each wanted object is created when missing
 // and revised when its rule says so; objects the server made that are no longer wanted are deleted.
 import type { ApiObject } from '../apis/meta/v1.ts';
-import type { RequestContext } from '../apis/kind.ts';
+import { apiServerContext } from '../apis/kind.ts';
 import { GROUP } from '../apis/flowcontrol/common.ts';
 import { madeByServer, mandatoryFlowSchemas, mandatoryPriorityLevels, revise, suggestedFlowSchemas, suggestedPriorityLevels } from '../apis/flowcontrol/bootstrap.ts';
 import type { StoreLookup } from '../auth/stores.ts';
@@ -11,15 +11,13 @@ import { deepClone } from '../machinery/schema/walk.ts';
 import { retryWhenRaced } from '../registry/retry-when-raced.ts';
 import type { ResourceStore } from '../registry/store.ts';
 
-const ctx: RequestContext = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
-
 /** Creates the object when missing, else brings it in line. */
 function ensureObject(store: ResourceStore, wanted: ApiObject, mandatory: boolean): Promise<void> {
   const name = wanted.metadata.name!;
   return retryWhenRaced(store, async () => {
     const cached = store.current('', name)?.object as ApiObject | undefined;
     if (!cached) {
-      await store.create('', deepClone(wanted), { ctx, dryRun: false });
+      await store.create('', deepClone(wanted), { ctx: apiServerContext(), dryRun: false });
       return;
     }
     if (!revise(store.def, cached, wanted, mandatory)) return;
@@ -27,7 +25,7 @@ function ensureObject(store: ResourceStore, wanted: ApiObject, mandatory: boolea
     await store.update('', (current) => {
       if (!current) throw new StatusError(404, 'NotFound', `${name} is gone`);
       return revise(store.def, current, wanted, mandatory) ?? current;
-    }, { ctx, dryRun: false, subresource: '', allowCreate: false, name });
+    }, { ctx: apiServerContext(), dryRun: false, subresource: '', allowCreate: false, name });
   });
 }
 
@@ -37,7 +35,7 @@ async function removeUnwanted(store: ResourceStore, wanted: readonly ApiObject[]
   const unwanted = store.cache.list().map((c) => c.object as ApiObject).filter((o) => !names.has(o.metadata.name) && madeByServer(o));
   await Promise.all(unwanted.map(async (o) => {
     try {
-      await store.delete('', o.metadata.name!, { ctx, dryRun: false });
+      await store.delete('', o.metadata.name!, { ctx: apiServerContext(), dryRun: false });
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }

@@ -12,7 +12,7 @@ import { ensureKubernetesService, parseServiceRanges, repairFromStore } from '..
 import { ServiceAllocator } from '../registry/service-allocation/service-allocator.ts';
 import { serviceKind } from '../apis/core/service.ts';
 import { allKinds } from '../apis/index.ts';
-import type { KindDefinition } from '../apis/kind.ts';
+import { apiServerContext, type KindDefinition } from '../apis/kind.ts';
 import { buildSurface } from './apis.ts';
 import { isComputed } from '../apis/computed-kind.ts';
 import { AdmissionChain } from '../admission/chain.ts';
@@ -265,11 +265,10 @@ const HTTP2_CONNECTION_WINDOW = 250 * HTTP2_STREAM_WINDOW;
 const HTTP2_MAX_SESSION_MEMORY_MB = 256;
 
 async function ensureNamespaces(namespaces: ResourceStore): Promise<void> {
-  const ctx = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
   const revisions = await Promise.all(SYSTEM_NAMESPACES.map(async (name) => {
     if (namespaces.current('', name)) return 0;
     try {
-      const created = await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ctx, dryRun: false });
+      const created = await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ctx: apiServerContext(), dryRun: false });
       return Number(created.object.metadata?.resourceVersion ?? 0);
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 409)) throw err;

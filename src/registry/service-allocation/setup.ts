@@ -2,6 +2,7 @@
 // Services on start, and the `kubernetes` Service in `default` that Kubernetes' API server keeps.
 import type { ResourceStore } from '../store.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
+import { apiServerContext } from '../../apis/kind.ts';
 import { StatusError } from '../../machinery/status.ts';
 import { goQuote } from '../../machinery/go-format.ts';
 import { ServiceAllocator } from './service-allocator.ts';
@@ -37,8 +38,6 @@ export function repairFromStore(allocator: ServiceAllocator, services: ResourceS
   return allocator.repair(services.cache.list().map((c) => c.object as ApiObject), { soleWriter });
 }
 
-const SYSTEM_CTX = { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] as string[] };
-
 /**
  * The `kubernetes` Service in `default`, as Kubernetes' API server keeps it: the first address of the
  * range, port 443 named https to the server's secure port, type ClusterIP. An existing one whose ports or
@@ -54,7 +53,7 @@ export async function ensureKubernetesService(services: ResourceStore, allocator
       if (!current) throw new StatusError(404, 'NotFound', 'gone');
       const spec = { ...(current.spec as Record<string, unknown>), ports, type: 'ClusterIP' };
       return { ...current, spec };
-    }, { ctx: { ...SYSTEM_CTX, warnings: [] }, dryRun: false, subresource: '', allowCreate: false, name: 'kubernetes' });
+    }, { ctx: apiServerContext(), dryRun: false, subresource: '', allowCreate: false, name: 'kubernetes' });
     return;
   }
   const service: ApiObject = {
@@ -69,7 +68,7 @@ export async function ensureKubernetesService(services: ResourceStore, allocator
     },
   };
   try {
-    await services.create('default', service, { ctx: { ...SYSTEM_CTX, warnings: [] }, dryRun: false });
+    await services.create('default', service, { ctx: apiServerContext(), dryRun: false });
   } catch (err) {
     // Another server sharing the store made it first (its address then reads as taken), or the address is
     // held by another Service: the server runs on, as Kubernetes' does, and says so.
