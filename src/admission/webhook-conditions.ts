@@ -7,7 +7,7 @@ import type { UserInfo } from '../apis/kind.ts';
 import { compileCel, CelPending, type CelHost, type CelProgram } from '../machinery/cel.ts';
 import { AUTHORIZER, DECISION, GROUP_CHECK, MATCH_CONDITION_VARIABLES, PATH_CHECK, RESOURCE_CHECK } from '../apis/admissionregistration/match-conditions.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
-import { aggregate } from '../auth/authz/union.ts';
+import { aggregate } from '../machinery/go-format.ts';
 import type { CompiledWebhook } from './webhook-configurations.ts';
 
 

@@ -13,7 +13,7 @@ import { parseQuery } from '../server/params.ts';
 import { readBody, sendObject, warningHeader, type Request, type Response } from '../server/respond.ts';
 import type { RequestInfo } from '../server/requestinfo.ts';
 import type { Attributes, Decision, RulesResult } from './authz/types.ts';
-import { aggregate } from './authz/union.ts';
+import { aggregate } from '../machinery/go-format.ts';
 import { selectorAttributeErrors } from './review-selectors.ts';
 import type { TokenReviewResult } from './authn/request.ts';
 import { userInfoJson, withAuthenticatedGroup } from './user.ts';

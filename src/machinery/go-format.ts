@@ -76,3 +76,9 @@ export function goParseBool(value: string | undefined): boolean | undefined {
 
 const GO_TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const GO_FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
+
+/** utilerrors.NewAggregate's text: each distinct message once; one as is, several as `[a, b]`. */
+export function aggregate(errors: readonly string[]): string {
+  const unique = [...new Set(errors)];
+  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
+}

@@ -3,7 +3,7 @@
 // answers them with 400 BadRequest.
 import type { LabelSelectorInput } from './validation/objectmeta.ts';
 import { isQualifiedName, isValidLabelValue } from './validation/strings.ts';
-import { goQuote, goStringSlice } from './go-format.ts';
+import { aggregate, goQuote, goStringSlice } from './go-format.ts';
 
 /** selection.Operator values. */
 export type LabelOperator = 'in' | 'notin' | '=' | '==' | '!=' | 'exists' | '!' | 'gt' | 'lt';
@@ -42,12 +42,6 @@ export class LabelSelectorError extends Error {
 /** field.Invalid(...).Error(): `path: Invalid value: <value>: detail`. */
 function invalidText(path: string, value: string, detail: string): string {
   return `${path}: Invalid value: ${value}: ${detail}`;
-}
-
-/** utilerrors.Aggregate: one message as is, several de-duplicated inside brackets. */
-function aggregate(msgs: string[]): string {
-  const unique = [...new Set(msgs)];
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 }
 
 const operatorNames: readonly LabelOperator[] = ['in', 'notin', '=', '==', '!=', 'gt', 'lt', 'exists', '!'];

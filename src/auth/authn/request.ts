@@ -7,7 +7,7 @@ import { unauthorized } from '../../machinery/status.ts';
 import { anonymousUser, withAuthenticatedGroup } from '../user.ts';
 import { certificateUser, type CertificateResult } from './x509.ts';
 import type { TokenAuthenticator, TokenResult } from './token-file.ts';
-import { aggregate } from '../authz/union.ts';
+import { aggregate } from '../../machinery/go-format.ts';
 
 export interface RequestAuthenticatorOptions {
   tokenAuthenticators: TokenAuthenticator[];

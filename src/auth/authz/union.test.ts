@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { aggregate, unionAuthorizer } from './union.ts';
+import { unionAuthorizer } from './union.ts';
+import { aggregate } from '../../machinery/go-format.ts';
 import { allow, noOpinion, type Attributes, type Authorizer, type Decision } from './types.ts';
 
 const fixed = (name: string, d: Decision): Authorizer => ({ name, authorize: async () => d });

@@ -2,6 +2,7 @@
 // with the reasons gathered on the way (Kubernetes' union authorizer).
 import type { UserInfo } from '../../apis/kind.ts';
 import { noOpinion, type Attributes, type Authorizer, type Decision, type RulesResult } from './types.ts';
+import { aggregate } from '../../machinery/go-format.ts';
 
 export function unionAuthorizer(authorizers: readonly Authorizer[], name = 'union'): Authorizer {
   return {
@@ -31,10 +32,4 @@ export function unionAuthorizer(authorizers: readonly Authorizer[], name = 'unio
       return out;
     },
   };
-}
-
-/** utilerrors.NewAggregate's text: each distinct message once; one as is, several as `[a, b]`. */
-export function aggregate(errors: readonly string[]): string {
-  const unique = [...new Set(errors)];
-  return unique.length === 1 ? unique[0] : `[${unique.join(', ')}]`;
 }

@@ -5,7 +5,7 @@ import type http from 'node:http';
 import { compileCel, T, type CelProgram } from '../../machinery/cel.ts';
 import { postJson, webhookAgent, type WebhookConnection } from '../kubeconfig-client.ts';
 import { emptyRules, type Attributes, type Authorizer, type Decision } from './types.ts';
-import { aggregate } from './union.ts';
+import { aggregate } from '../../machinery/go-format.ts';
 
 export const AUTHORIZATION_GROUP = 'authorization.svc.io';
 

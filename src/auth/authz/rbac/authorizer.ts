@@ -2,7 +2,7 @@
 // resolution errors as the reason, as Kubernetes reports them).
 import type { UserInfo } from '../../../apis/kind.ts';
 import { allow, noOpinion, splitRules, type Attributes, type Authorizer, type Decision, type RulesResult } from '../types.ts';
-import { aggregate } from '../union.ts';
+import { aggregate } from '../../../machinery/go-format.ts';
 import { ruleAllows } from './rules.ts';
 import { describeSource, RuleResolver } from './resolver.ts';
 import type { RbacSource } from './types.ts';

@@ -4,7 +4,7 @@ import type { UserInfo } from '../../../apis/kind.ts';
 import type { PolicyRule } from '../types.ts';
 import { goQuote, goQuoteList } from '../../../machinery/go-format.ts';
 import type { RuleResolver } from './resolver.ts';
-import { aggregate } from '../union.ts';
+import { aggregate } from '../../../machinery/go-format.ts';
 
 const ALL = '*';
 
