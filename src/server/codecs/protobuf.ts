@@ -13,7 +13,7 @@
 import { BinaryReader, BinaryWriter, WireType } from './wire.ts';
 import type { TSchema } from '@sinclair/typebox';
 import { compileSchema, type Field, type SchemaNode } from './schema-nodes.ts';
-import { zeroIsUnset, zeroIsUnsetFields } from '../../machinery/go-zero-values.ts';
+import { zeroIsUnsetFields } from '../../machinery/go-zero-values.ts';
 
 export class ProtobufError extends Error {}
 
@@ -233,7 +233,6 @@ function readMessage(bytes: Uint8Array, node: SchemaNode): Record<string, unknow
 
 // The table of those fields is shared with the registry's write path, which drops the same zeros from
 // bodies in every other format.
-export { zeroIsUnset };
 
 function readField(r: BinaryReader, wt: WireType, f: Field, out: Record<string, unknown>): void {
   const node = f.node;

@@ -3,7 +3,7 @@
 // without microseconds, maps in unsorted order, nested lists). Used to prove the codecs lose nothing.
 import type { TSchema } from '@sinclair/typebox';
 import { compileSchema, type SchemaNode } from './schema-nodes.ts';
-import { zeroIsUnset } from './protobuf.ts';
+import { zeroIsUnset } from '../../machinery/go-zero-values.ts';
 
 export function sampleObject(schema: TSchema, typeMeta: { apiVersion: string; kind: string }): Record<string, unknown> {
   let counter = 0;

@@ -17,7 +17,7 @@ import type { QueryParams } from '../params.ts';
 import { sendJsonText, warningHeader, type Response } from '../respond.ts';
 import { checkName, encodeFor, type ResourceHandlerDeps } from './resources.ts';
 import { writeOptions } from '../../admission/operation-options.ts';
-import { parentEntriesFromScale, scaleEntriesFromParent, scaleScope } from './apply-scale.ts';
+import { parentEntriesFromScale, scaleEntriesFromParent, scaleScope } from '../../machinery/apply/scale.ts';
 
 export async function serverSideApply(
   deps: ResourceHandlerDeps, served: ServedResource, res: Response, namespace: string, name: string,

@@ -4,11 +4,11 @@
 // owners own the parent's spec.replicas through the `scale` sub-resource.
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import { ScaleSchema } from '../../apis/autoscaling/scale.ts';
-import { FieldSet } from '../../machinery/apply/fieldset.ts';
-import { decodeManagedFields, emptyManaged, encodeManagedFields, type Managed, type ManagerSet } from '../../machinery/apply/managers.ts';
-import type { FieldManagerScope } from '../../machinery/apply/field-manager.ts';
-import { fieldElement } from '../../machinery/apply/path.ts';
-import { rootType } from '../../machinery/apply/schema-view.ts';
+import { FieldSet } from './fieldset.ts';
+import { decodeManagedFields, emptyManaged, encodeManagedFields, type Managed, type ManagerSet } from './managers.ts';
+import type { FieldManagerScope } from './field-manager.ts';
+import { fieldElement } from './path.ts';
+import { rootType } from './schema-view.ts';
 
 const SCALE_VERSION = 'autoscaling/v1';
 const REPLICAS = [fieldElement('spec'), fieldElement('replicas')];
