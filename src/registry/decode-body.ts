@@ -159,7 +159,8 @@ export function decodeBody(body: Buffer, mediaType: string, def: KindDefinition,
  * a type that is not the URL's (`Secret in version "v1" cannot be handled as a ConfigMap: ...`), a field
  * of the wrong type, strict decoding errors under Strict, or an apiVersion other than the URL's.
  */
-export function decodeValue(parsed: ParsedBody, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, body: Buffer | string): DecodedBody {
+/** `toStorageForm` false: the object stays in the request's version (apply merges there first). */
+export function decodeValue(parsed: ParsedBody, def: KindDefinition, urlVersion: VersionDefinition, fieldValidation: FieldValidation, body: Buffer | string, toStorageForm = true): DecodedBody {
   const raw = asObject(parsed.value, def, body);
   const type = resolveType(raw, def, urlVersion, () => bodyText(body));
   if (!type.ok) {
@@ -174,18 +175,19 @@ export function decodeValue(parsed: ParsedBody, def: KindDefinition, urlVersion:
     warnings.push(...strictDecodingWarnings(decoded.unknownFields, parsed.duplicates, parsed.positions));
   }
   if (type.version !== urlVersion) throw apiVersionMismatch(type.apiVersion, def, urlVersion);
-  return { object: toStorage(decoded.object as ApiObject, def, type.version, type.apiVersion), warnings };
+  return { object: toStorage(decoded.object as ApiObject, def, toStorageForm ? type.version : undefined, type.apiVersion), warnings };
 }
 
 function apiVersionMismatch(apiVersion: string, def: KindDefinition, urlVersion: VersionDefinition): status.StatusError {
   return status.badRequest(`the API version in the data (${apiVersion}) does not match the expected API version (${apiVersionOf(def.group, urlVersion.name)})`);
 }
 
-function toStorage(obj: ApiObject, def: KindDefinition, version: VersionDefinition, apiVersion: string): ApiObject {
+/** The decoded object's type and metadata filled in, converted to the storage form by `version` when given. */
+function toStorage(obj: ApiObject, def: KindDefinition, version: VersionDefinition | undefined, apiVersion: string): ApiObject {
   obj.apiVersion = apiVersion;
   obj.kind = def.kind;
   if (obj.metadata === undefined || obj.metadata === null) obj.metadata = {};
-  return version.toStorage ? version.toStorage(obj) : obj;
+  return version?.toStorage ? version.toStorage(obj) : obj;
 }
 
 /**

@@ -2,7 +2,7 @@
 // fields it manages. It is checked (type, no managedFields), decoded like a create body (fieldValidation),
 // merged onto the live object by the field manager (which creates the object when absent), then admitted,
 // defaulted, validated and stored like any write.
-import type { KindDefinition, RequestContext, VersionDefinition, ViewSubresource } from '../../apis/kind.ts';
+import type { RequestContext, ViewSubresource } from '../../apis/kind.ts';
 import type { ApiObject } from '../../apis/meta/v1.ts';
 import * as status from '../../machinery/status.ts';
 import { applyObject, checkApplyBody, type ApplyOptions } from '../../machinery/apply/field-manager.ts';
@@ -39,8 +39,7 @@ export async function serverSideApply(
   // Typed clients name the group by Kubernetes' name: the configuration is read in the served one.
   if (typeof body.value.apiVersion === 'string') body.value.apiVersion = apiVersionFromAlias(body.value.apiVersion, def.group);
   checkApplyBody(scope, body.value);
-  const [decodeDef, decodeVersion] = converted ? unconvertedVersion(def, served.version) : [def, served.version];
-  const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, decodeDef, decodeVersion, params.fieldValidation, JSON.stringify(body.value));
+  const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, def, served.version, params.fieldValidation, JSON.stringify(body.value), !converted);
   ctx.warnings.push(...decoded.warnings);
   const config = decoded.object;
   const manager = params.fieldManager ?? '';
@@ -61,19 +60,6 @@ export async function serverSideApply(
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
-}
-
-const unconverted = new WeakMap<VersionDefinition, [KindDefinition, VersionDefinition]>();
-
-/** The kind as if `version` were stored as it is: decoding answers the configuration in the request's version. */
-function unconvertedVersion(def: KindDefinition, version: VersionDefinition): [KindDefinition, VersionDefinition] {
-  let pair = unconverted.get(version);
-  if (!pair) {
-    const plain: VersionDefinition = { ...version, toStorage: undefined, fromStorage: undefined };
-    pair = [{ ...def, versions: def.versions.map((v) => (v === version ? plain : v)) }, plain];
-    unconverted.set(version, pair);
-  }
-  return pair;
 }
 
 /**
