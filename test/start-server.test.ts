@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import YAML from 'yaml';
 import { startTestServer } from './support/capstan.ts';
 
 test('in-memory servers in one process share one CA and admin certificate; each has its own folder and kubeconfig', async () => {
@@ -36,5 +37,23 @@ test('a server bound to another address gets a serving certificate for it, signe
   } finally {
     await a.stop();
     await b.stop();
+  }
+});
+
+test('startServer() hands out the admin certificate and key its kubeconfig holds; a client with them is system:masters', async () => {
+  const s = await startTestServer();
+  try {
+    const user = YAML.parse(s.kubeconfig).users[0].user;
+    const fromKubeconfig = (data: string) => Buffer.from(data, 'base64').toString('utf8');
+    assert.equal(s.adminCertPem, fromKubeconfig(user['client-certificate-data']));
+    assert.equal(s.adminKeyPem, fromKubeconfig(user['client-key-data']));
+    // The test client's requests carry exactly these two.
+    assert.deepEqual(s.credentials, { ca: s.caCertPem, cert: s.adminCertPem, key: s.adminKeyPem });
+    const review = await s.request('POST', '/apis/authentication.svc.io/v1/selfsubjectreviews', { body: JSON.stringify({ apiVersion: 'authentication.svc.io/v1', kind: 'SelfSubjectReview' }) });
+    assert.equal(review.status, 201);
+    assert.equal(review.json().status.userInfo.username, 'capstan-admin');
+    assert.deepEqual(review.json().status.userInfo.groups, ['system:masters', 'system:authenticated']);
+  } finally {
+    await s.stop();
   }
 });

@@ -97,6 +97,10 @@ export interface RunningServer {
   kubeconfig: string;
   kubeconfigPath: string;
   caCertPem: string;
+  /** The admin client certificate and key (user `capstan-admin`, group `system:masters`), the ones the kubeconfig
+   *  holds: an embedding program's client can use them without reading the kubeconfig. */
+  adminCertPem: string;
+  adminKeyPem: string;
   /** Whether this server holds the controller lease and runs the controllers. */
   isLeader(): boolean;
   stop(): Promise<void>;
@@ -254,7 +258,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     if (temporary) await rm(dataDir, { recursive: true, force: true });
   })();
 
-  return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, isLeader: () => controllerManager.elector.isLeader(), stop };
+  return { url, port, dataDir, kubeconfig, kubeconfigPath, caCertPem: pki.caCertPem, adminCertPem: pki.adminCertPem, adminKeyPem: pki.adminKeyPem, isLeader: () => controllerManager.elector.isLeader(), stop };
 }
 
 const SQLITE_CACHE_KIB = 16 * 1024;

@@ -3,7 +3,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { connect, type ClientHttp2Session } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
-import YAML from 'yaml';
 import { startServer, type RunningServer, type ServerOptions } from '../../src/index.ts';
 
 const run = promisify(execFile);
@@ -26,13 +25,7 @@ export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount'
 
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
   const server = await startServer({ inMemory: true, port: 0, controllers: API_TEST_CONTROLLERS, ...opts });
-  const config = YAML.parse(server.kubeconfig);
-  const b64 = (s: string) => Buffer.from(s, 'base64').toString('utf8');
-  const credentials = {
-    ca: b64(config.clusters[0].cluster['certificate-authority-data']),
-    cert: b64(config.users[0].user['client-certificate-data']),
-    key: b64(config.users[0].user['client-key-data']),
-  };
+  const credentials = { ca: server.caCertPem, cert: server.adminCertPem, key: server.adminKeyPem };
   const kubectl = async (args: string[], input?: string) => {
     const child = run('kubectl', ['--kubeconfig', server.kubeconfigPath, '--cache-dir', `${server.dataDir}/kubectl-cache`, ...args], { env: { ...process.env, HOME: server.dataDir }, timeout: 60_000 });
     if (input !== undefined) { child.child.stdin!.write(input); child.child.stdin!.end(); }
