@@ -55,6 +55,8 @@ export const W = {
   get: 'get',
   update: 'update (PUT)',
   patch: 'merge patch',
+  createServerCpu: 'create c=50: server CPU per request',
+  createClientCpu: 'create c=50: load generator CPU per request',
   createH2: 'create, HTTP/2',
   getH2: 'get, HTTP/2',
   list1k: 'list 1,000',

@@ -59,6 +59,8 @@ const ROWS: Row[] = [
   { label: 'create', c: 1, unit: 'req/s', capstan: W.create, floor: W.create, etcd: W.put },
   { label: 'create', c: 10, unit: 'req/s', capstan: W.create, floor: W.create, etcd: W.put },
   { label: 'create', c: 50, unit: 'req/s', capstan: W.create, floor: W.create, etcd: W.put, target: 'create_vs_etcd_put' },
+  { label: 'create: server CPU per request (all its threads; Capstan on etcd: with its etcd)', c: 50, unit: 'µs/req', capstan: W.createServerCpu, floor: W.createServerCpu, etcd: W.createServerCpu },
+  { label: 'create: load generator CPU per request (the client)', c: 50, unit: 'µs/req', capstan: W.createClientCpu, floor: W.createClientCpu, etcd: W.createClientCpu },
   { label: 'get (random of 10,000)', c: 50, unit: 'req/s', capstan: W.get, floor: W.get, etcd: W.etcdGet, target: 'get_vs_etcd_get' },
   { label: 'update (PUT with resourceVersion)', c: 50, unit: 'req/s', capstan: W.update, floor: W.update, etcd: W.put, target: 'update_vs_etcd_put' },
   { label: 'merge patch', c: 50, unit: 'req/s', capstan: W.patch, floor: W.patch, etcd: W.put },

@@ -35,7 +35,7 @@ export async function capstanEtcdSuite(ctx: Context): Promise<void> {
       return;
     }
     try {
-      await capstanWorkloads(ctx, SYSTEMS.capstanEtcd, server.target, server.pid);
+      await capstanWorkloads(ctx, SYSTEMS.capstanEtcd, server.target, server.pid, etcd.pid);
     } finally {
       await server.stop();
     }

@@ -7,11 +7,11 @@ import type { Target } from '../lib/tls.ts';
 import type { AmountResult, ListResult } from '../loadgen/jobs.ts';
 import { fanOut, FANOUT_WORKLOADS, WATCHED_OBJECTS } from './fanout.ts';
 import {
-  autocannonFigure, h2Figure, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, LIST_NAMESPACE, LIST_PREFIX, UPDATE_PREFIX,
+  autocannonFigure, h2Figure, httpCpuPerCreateFigures, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, LIST_NAMESPACE, LIST_PREFIX, UPDATE_PREFIX,
   WATCH_NAMESPACE, WATCH_PREFIX,
 } from './common.ts';
 
-export const CAPSTAN_WORKLOADS = [W.create, W.get, W.update, W.patch, W.createH2, W.getH2, W.list1k, W.list10k, W.list10kPaged, ...FANOUT_WORKLOADS];
+export const CAPSTAN_WORKLOADS = [W.create, W.createServerCpu, W.createClientCpu, W.get, W.update, W.patch, W.createH2, W.getH2, W.list1k, W.list10k, W.list10kPaged, ...FANOUT_WORKLOADS];
 
 /** Creates `count` named objects through the API at high concurrency, and insists that all were created. */
 export async function seedObjects(ctx: Context, target: Target, namespace: string, namePrefix: string, count: number, connections = 50): Promise<AmountResult> {
@@ -24,7 +24,8 @@ export async function seedObjects(ctx: Context, target: Target, namespace: strin
   return r;
 }
 
-export async function capstanWorkloads(ctx: Context, system: string, target: Target, serverPid?: number): Promise<void> {
+/** `serverPid` is Capstan's process; `storePid`, the etcd it runs on (their CPU is counted together). */
+export async function capstanWorkloads(ctx: Context, system: string, target: Target, serverPid?: number, storePid?: number): Promise<void> {
   const api = new ApiClient(target);
   // A workload that fails is noted and the next one still runs: one server bug must not hide the rest.
   const guard = async (workload: string, fn: () => Promise<void>) => {
@@ -42,6 +43,10 @@ export async function capstanWorkloads(ctx: Context, system: string, target: Tar
 
     for (const c of ctx.quick ? [50] : [1, 10, 50]) {
       await guard(W.create, () => autocannonFigure(ctx, system, W.create, target, c, { type: 'create-generated', namespace: 'default' }));
+    }
+    if (serverPid !== undefined) {
+      const serverPids = storePid === undefined ? [serverPid] : [serverPid, storePid];
+      await guard(W.createServerCpu, () => httpCpuPerCreateFigures(ctx, system, serverPids, target));
     }
     await guard(W.get, () => autocannonFigure(ctx, system, W.get, target, 50, getSpec));
     if (ctx.wants(W.update)) {

@@ -1,9 +1,10 @@
 // Helpers the suites share: turning runs into figures, and the HTTP workloads that the floor and Capstan
 // both get (the same requests, the same client, the same concurrency).
 import type { Context } from '../lib/context.ts';
+import { cpuSeconds } from '../lib/proc.ts';
 import { W } from '../lib/figures.ts';
 import type { Target } from '../lib/tls.ts';
-import type { RateRun, RequestSpec } from '../loadgen/jobs.ts';
+import type { AmountResult, RateRun, RequestSpec } from '../loadgen/jobs.ts';
 
 export function recordRates(ctx: Context, system: string, workload: string, concurrency: number, unit: string, runs: RateRun[]): void {
   const failed = runs.reduce((n, r) => n + r.failed, 0);
@@ -35,6 +36,45 @@ export async function h2Figure(ctx: Context, system: string, workload: string, t
   if (!ctx.wants(workload)) return;
   const runs = await ctx.http().call<RateRun[]>({ kind: 'h2', target, sessions: 5, streamsPerSession: 10, shape: ctx.shape, request });
   recordRates(ctx, system, workload, 50, 'req/s', runs);
+}
+
+/** Creates per run of the CPU figures below (about 1.5 s of a core each at 80 µs). */
+const CPU_RUN_CREATES = 20_000;
+
+/**
+ * The CPU time, per create at concurrency 50, of the server (every process that serves it: Capstan on etcd
+ * counts its etcd too) and of the load generator, over fixed amounts of creates: the two share this
+ * machine's cores, so a create rate is bounded by what both spend on each create.
+ */
+export async function cpuPerCreateFigures(ctx: Context, system: string, serverPids: number[], loadgenPid: number | undefined, createMany: (run: number, amount: number) => Promise<number>): Promise<void> {
+  if (!ctx.wants(W.createServerCpu, W.createClientCpu) || loadgenPid === undefined) return;
+  const amount = ctx.quick ? CPU_RUN_CREATES / 4 : CPU_RUN_CREATES;
+  const cpu = (pids: number[]) => pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? NaN), 0);
+  const server: number[] = [];
+  const client: number[] = [];
+  for (let run = 0; run < ctx.shape.runs; run++) {
+    const server0 = cpu(serverPids);
+    const client0 = cpu([loadgenPid]);
+    const done = await createMany(run, amount);
+    if (done !== amount) throw new Error(`${system}: ${done} of ${amount} creates succeeded while measuring CPU`);
+    server.push(((cpu(serverPids) - server0) / done) * 1e6);
+    client.push(((cpu([loadgenPid]) - client0) / done) * 1e6);
+  }
+  const note = `CPU time (user + system) over ${amount.toLocaleString('en-US')} creates, per create`;
+  const s = ctx.figures.add(system, W.createServerCpu, 50, 'µs/req', server, note);
+  const c = ctx.figures.add(system, W.createClientCpu, 50, 'µs/req', client, note);
+  ctx.log(`${system} | create c=50 CPU | server ${s.median.toFixed(1)} µs/req, load generator ${c.median.toFixed(1)} µs/req`);
+}
+
+/** cpuPerCreateFigures for an HTTP system: named ConfigMap creates through the shared load generator. */
+export function httpCpuPerCreateFigures(ctx: Context, system: string, serverPids: number[], target: Target): Promise<void> {
+  return cpuPerCreateFigures(ctx, system, serverPids, ctx.http().pid, async (run, amount) => {
+    const r = await ctx.http().call<AmountResult>({
+      kind: 'autocannon-amount', target, connections: 50, amount,
+      request: { type: 'create-named', namespace: 'default', namePrefix: `cpu-${run}-`, start: 0 },
+    });
+    return r.ok;
+  });
 }
 
 export async function putChainFigure(ctx: Context, system: string, target: Target, namespace: string, namePrefix: string): Promise<void> {

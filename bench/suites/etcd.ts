@@ -7,11 +7,11 @@ import { SYSTEMS, W } from '../lib/figures.ts';
 import { ensureEtcdInstalled, startEtcd } from '../lib/etcd-server.ts';
 import { WorkerClient } from '../lib/worker-client.ts';
 import { rssMb, sleep } from '../lib/proc.ts';
-import { recordRates } from './common.ts';
+import { cpuPerCreateFigures, recordRates } from './common.ts';
 import type { RateRun } from '../loadgen/jobs.ts';
 import type { EtcdRangeResult } from '../loadgen/etcd-worker.ts';
 
-const WORKLOADS = [W.put, W.etcdGet, W.range10k, W.etcdWatch, W.readyEmpty, W.idleRss];
+const WORKLOADS = [W.put, W.createServerCpu, W.createClientCpu, W.etcdGet, W.range10k, W.etcdWatch, W.readyEmpty, W.idleRss];
 const GET_PREFIX = '/bench/get/';
 const WATCH_PREFIX = '/bench/watch/';
 
@@ -51,6 +51,11 @@ export async function etcdSuite(ctx: Context): Promise<void> {
         recordRates(ctx, S, W.put, c, 'ops/s', runs);
       }
     }
+    // The same count of puts of the same values, 50 at a time.
+    await cpuPerCreateFigures(ctx, S, [server.pid], worker.pid, async (run, amount) => {
+      await worker.call({ kind: 'etcd-seed', endpoint, prefix: `/bench/cpu/${run}/`, count: amount, concurrency: 50 });
+      return amount;
+    });
     if (ctx.wants(W.etcdGet)) {
       const runs = await worker.call<RateRun[]>({ kind: 'etcd-get', endpoint, prefix: GET_PREFIX, keys: 10_000, concurrency: 50, shape: ctx.shape });
       recordRates(ctx, S, W.etcdGet, 50, 'ops/s', runs);

@@ -7,10 +7,10 @@ import { SYSTEMS, W } from '../lib/figures.ts';
 import { forkTracked, nodeArgsFrom, stopChild } from '../lib/children.ts';
 import { capstanServingCert, generateServingCert, describeKeyAlgorithm, readKubeconfigFile, type Target } from '../lib/tls.ts';
 import { configMapPath } from '../lib/configmap.ts';
-import { autocannonFigure, h2Figure, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, UPDATE_PREFIX, WATCH_NAMESPACE } from './common.ts';
+import { autocannonFigure, h2Figure, httpCpuPerCreateFigures, putChainFigure, GET_NAMESPACE, GET_PREFIX, GET_COUNT, UPDATE_PREFIX, WATCH_NAMESPACE } from './common.ts';
 import { fanOut, FANOUT_WORKLOADS } from './fanout.ts';
 
-const WORKLOADS = [W.create, W.get, W.update, W.patch, W.createH2, W.getH2, ...FANOUT_WORKLOADS];
+const WORKLOADS = [W.create, W.createServerCpu, W.createClientCpu, W.get, W.update, W.patch, W.createH2, W.getH2, ...FANOUT_WORKLOADS];
 
 export async function floorSuite(ctx: Context): Promise<void> {
   if (!ctx.wants(...WORKLOADS)) return;
@@ -36,6 +36,7 @@ export async function floorSuite(ctx: Context): Promise<void> {
     for (const c of ctx.quick ? [50] : [1, 10, 50]) await autocannonFigure(ctx, S, W.get, target, c, { type: 'get-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT });
     if (!ctx.quick) {
       for (const c of [1, 10, 50]) await autocannonFigure(ctx, S, W.create, target, c, { type: 'create-generated', namespace: 'default' });
+      await httpCpuPerCreateFigures(ctx, S, [child.pid!], target);
       await putChainFigure(ctx, S, target, 'default', UPDATE_PREFIX);
       await autocannonFigure(ctx, S, W.patch, target, 50, { type: 'patch-random', namespace: GET_NAMESPACE, namePrefix: GET_PREFIX, count: GET_COUNT });
       await h2Figure(ctx, S, W.createH2, target, { type: 'create-generated', namespace: 'default' });
