@@ -155,7 +155,7 @@ describe('authentication', () => {
     assert.equal(wrongUid.json().message, `Operation cannot be fulfilled on Secret "anchor": the UID in the bound object reference (not-the-uid) does not match the UID in record. The object might have been deleted and then recreated`);
     const wrongKind = await token({ kind: 'ConfigMap', apiVersion: 'v1', name: 'anchor' });
     assert.equal(wrongKind.status, 400);
-    assert.equal(wrongKind.json().message, 'cannot bind token for serviceaccount "bound" to object of type /v1, Kind=ConfigMap');
+    assert.equal(wrongKind.json().message, 'cannot bind token to object of type /v1, Kind=ConfigMap');
     const absent = await token({ kind: 'Secret', apiVersion: 'v1', name: 'absent' });
     assert.equal(absent.status, 404);
 

@@ -50,6 +50,9 @@ export async function serveReview(deps: ReviewDeps, served: ServedResource, req:
   if (def.namespaced) {
     if (bodyNs && bodyNs !== info.namespace) throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     object.metadata.namespace = info.namespace;
+  } else if (bodyNs) {
+    // As Kubernetes' create handler does for a cluster-scoped resource: a namespace in the body is dropped.
+    delete object.metadata.namespace;
   }
   let answer: ApiObject;
   switch (def.kind) {

@@ -16,6 +16,7 @@ import type { TokenIssuer, ObjectRef } from './authn/service-account-tokens.ts';
 import type { CacheFreshness, StoreLookup } from './stores.ts';
 import { AUTHENTICATION_GROUP } from './reviews.ts';
 import { kubernetesGroupOf } from '../server/group-alias.ts';
+import { featureGates } from '../config/feature-gates.ts';
 
 const tokenRequestVersion: VersionDefinition = { name: 'v1', stability: 'stable', schema: TokenRequestSchema };
 
@@ -51,6 +52,9 @@ export async function serveTokenRequest(deps: TokenRequestDeps, req: Request, re
   const name = info.name;
   const meta = object.metadata as Obj;
   if (meta.namespace && meta.namespace !== namespace) throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (meta.name && meta.name !== name) {
+    throw status.invalid(AUTHENTICATION_GROUP, 'TokenRequest', name, [invalid('metadata.name', meta.name, 'must match the service account name if specified')]);
+  }
 
   const sa = await fresh(deps, 'serviceaccounts', namespace, name);
   if (!sa) throw status.notFound({ group: '', resource: 'serviceaccounts' }, name);
@@ -84,8 +88,12 @@ export async function serveTokenRequest(deps: TokenRequestDeps, req: Request, re
       const resource = kind === 'Pod' ? 'pods' : 'secrets';
       live = (await fresh(deps, resource, namespace, refName))?.object;
       if (!live) throw status.notFound({ group: '', resource }, refName);
+    } else if (group === '' && kind === 'Node') {
+      if (!featureGates.enabled('ServiceAccountTokenNodeBinding')) throw status.badRequest('cannot bind token to a Node object as the "ServiceAccountTokenNodeBinding" feature-gate is disabled');
+      live = (await fresh(deps, 'nodes', '', refName))?.object;
+      if (!live) throw status.notFound({ group: '', resource: 'nodes' }, refName);
     } else {
-      throw status.badRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to object of type ${group}/${version}, Kind=${kind}`);
+      throw status.badRequest(`cannot bind token to object of type ${group}/${version}, Kind=${kind}`);
     }
     const uid = String(live.metadata?.uid ?? '');
     if (ref.uid && ref.uid !== uid) {
@@ -93,17 +101,23 @@ export async function serveTokenRequest(deps: TokenRequestDeps, req: Request, re
     }
     ref.uid = uid;
     if (kind === 'Pod') {
+      if (live.spec?.serviceAccountName !== name) throw status.badRequest(`cannot bind token for serviceaccount ${JSON.stringify(name)} to pod running with different serviceaccount name.`);
       pod = { name: refName, uid };
       const nodeName = live.spec?.nodeName;
       if (typeof nodeName === 'string' && nodeName) {
         const n = (await fresh(deps, 'nodes', '', nodeName))?.object;
         if (n?.metadata?.uid) node = { name: nodeName, uid: String(n.metadata.uid) };
       }
+    } else if (kind === 'Node') {
+      node = { name: refName, uid };
     } else {
       secret = { name: refName, uid };
     }
   }
-  if (deps.maxExpirationSeconds && spec.expirationSeconds > deps.maxExpirationSeconds) spec.expirationSeconds = deps.maxExpirationSeconds;
+  if (deps.maxExpirationSeconds && spec.expirationSeconds > deps.maxExpirationSeconds) {
+    warnings.push(`requested expiration of ${spec.expirationSeconds} seconds shortened to ${deps.maxExpirationSeconds} seconds`);
+    spec.expirationSeconds = deps.maxExpirationSeconds;
+  }
 
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const { token } = await deps.issuer.issue({

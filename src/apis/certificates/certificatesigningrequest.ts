@@ -9,7 +9,7 @@ import { withProto } from '../core/schema-helpers.ts';
 import { nowRfc3339 } from '../../registry/names.ts';
 import {
   APPROVED, DENIED, FAILED, specOf, statusOf, conditionsOf, validationOptions, csrErrors, csrUpdateErrors,
-  approvalOnlyErrors, specImmutableErrors, keepUnsetSpecFields, type Condition, type CsrSpec,
+  approvalOnlyErrors, type Condition, type CsrSpec,
 } from './csr-validation.ts';
 
 export const GROUP = 'certificates.svc.io';
@@ -111,7 +111,10 @@ function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): 
       return;
     }
     default:
-      keepUnsetSpecFields(obj, old);
+      // The request is fixed at creation and only the sub-resources write the status: a write of the main
+      // resource changes metadata alone, whatever its body says (as Kubernetes' strategy has it).
+      obj.spec = structuredClone(old.spec);
+      obj.status = structuredClone(old.status);
   }
 }
 
@@ -119,7 +122,7 @@ function validateUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext) {
   const opts = validationOptions(obj, old);
   if (ctx.subresource === 'status') return csrUpdateErrors(obj, old, { ...opts, allowSettingCertificate: true });
   if (ctx.subresource === 'approval') return [...csrUpdateErrors(obj, old, { ...opts, allowSettingApprovalConditions: true }), ...approvalOnlyErrors(obj, old)];
-  return [...specImmutableErrors(obj, old), ...csrUpdateErrors(obj, old, opts)];
+  return csrUpdateErrors(obj, old, opts);
 }
 
 /** Pending, Approved or Denied, then Failed and Issued, as kubectl shows the request's state. */

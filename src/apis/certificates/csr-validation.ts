@@ -3,9 +3,9 @@
 // properly, conditions follow their rules, and an issued certificate is PEM CERTIFICATE blocks. What each
 // write path may change (main resource, /status, /approval) is checked on update.
 import type { ApiObject } from '../meta/v1.ts';
-import { type FieldError, invalid, required, notSupported, duplicate, forbidden, immutable, index, child } from '../../machinery/field-errors.ts';
+import { type FieldError, invalid, required, notSupported, duplicate, forbidden, index, child } from '../../machinery/field-errors.ts';
 import { decodeBase64 } from '../core/keyed-data.ts';
-import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
+import { errorWithGoValue } from '../../machinery/go-format.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { signerNameErrors } from './signer-name.ts';
 import { certificateRequestProblem, issuedCertificateProblem } from './x509-checks.ts';
@@ -196,31 +196,4 @@ export function approvalOnlyErrors(obj: ApiObject, old: ApiObject): FieldError[]
     else if (!deepEqual(typesOf(obj, t), typesOf(old, t))) errs.push(forbidden('status.conditions', `updates may not modify a condition of type "${t}"`));
   }
   return errs;
-}
-
-const SPEC_FIELDS = ['request', 'signerName', 'expirationSeconds', 'usages', 'username', 'uid', 'groups', 'extra'] as const;
-
-/** The spec is fixed at creation: a write of the main resource may repeat it but not change it. */
-export function specImmutableErrors(obj: ApiObject, old: ApiObject): FieldError[] {
-  const spec = specOf(obj), oldSpec = specOf(old);
-  const errs: FieldError[] = [];
-  for (const f of SPEC_FIELDS) {
-    const a = spec[f], b = oldSpec[f];
-    const same = f === 'request' ? sameBytes(a as string, b as string) : deepEqual(a ?? null, b ?? null);
-    if (same) continue;
-    const path = `spec.${f}`;
-    if (f === 'request') errs.push(errorWithGoValue('FieldValueInvalid', path, a, goBytes(bytesOf(a as string)), 'field is immutable'));
-    else if (f === 'usages' || f === 'groups') errs.push(errorWithGoValue('FieldValueInvalid', path, a, goStringSlice((a as string[] | null) ?? undefined), 'field is immutable'));
-    else errs.push(immutable(path, a ?? null));
-  }
-  return errs;
-}
-
-/** A main-resource write that leaves a spec field out keeps the stored value (kubectl replace of a manifest). */
-export function keepUnsetSpecFields(obj: ApiObject, old: ApiObject): void {
-  const spec = (obj.spec ??= {}) as CsrSpec;
-  const oldSpec = specOf(old);
-  for (const f of SPEC_FIELDS) {
-    if (spec[f] === undefined && oldSpec[f] !== undefined) (spec as Record<string, unknown>)[f] = structuredClone(oldSpec[f]);
-  }
 }
