@@ -57,6 +57,11 @@ describe('conformance sweep 4: protocol', () => {
     const ns = await s.request('GET', '/api/v1/namespaces/a%25b');
     assert.equal(ns.status, 400, ns.body);
     assert.equal(ns.json().message, `Name parameter invalid: "a%b": may not contain '%'`);
+    // An escaped slash is a slash, as in Go's decoded URL.Path: the name ends before it and the rest is an
+    // unknown sub-resource, so the answer is 404, not "Name parameter invalid".
+    await s.request('POST', CM, { body: json({ metadata: { name: 'a' } }) });
+    for (const method of ['GET', 'DELETE']) assert.equal((await s.request(method, `${CM}/a%2Fb`)).status, 404, method);
+    assert.equal((await s.request('GET', `${CM}/a`)).status, 200);
   });
 
   it('a create that carries a resourceVersion is a 500 without a reason, as Kubernetes\' storage leaks it', async () => {

@@ -35,4 +35,13 @@ describe('parseRequestInfo', () => {
     // Discovery paths are not resource requests.
     assert.equal(parse('GET', '/apis/rbac.authorization.k8s.io/v1', serving).isResourceRequest, false);
   });
+
+  it("decodes the path before splitting it, as Go's URL.Path is: an escaped slash separates segments", () => {
+    const escaped = parse('GET', '/api/v1/namespaces/default/configmaps/a%2Fb');
+    assert.deepEqual([escaped.resource, escaped.name, escaped.subresource], ['configmaps', 'a', 'b']);
+    const spaced = parse('GET', '/api/v1/namespaces/default/configmaps/a%20b');
+    assert.equal(spaced.name, 'a b');
+    // A stray % is not an escape: the path is read as it is.
+    assert.equal(parse('GET', '/api/v1/namespaces/default/configmaps/a%zz').name, 'a%zz');
+  });
 });

@@ -31,7 +31,8 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', clientGroup: '', apiVersion: '',
     namespace: '', resource: '', subresource: '', name: '', parts: [],
   };
-  let cur = path.replace(/^\/+|\/+$/g, '').split('/').map(safeDecode);
+  // As Go's URL.Path: the path is decoded before it is split, so an escaped slash separates segments too.
+  let cur = safeDecode(path).replace(/^\/+|\/+$/g, '').split('/');
   if (cur[0] !== 'api' && cur[0] !== 'apis') return info;
   info.apiPrefix = cur[0];
   cur = cur.slice(1);
