@@ -123,7 +123,7 @@ test('status: only through /status; counts bounded by status.replicas; collision
     'status.updatedReplicas: Invalid value: 2: cannot be greater than status.replicas',
     'status.availableReplicas: Invalid value: 2: cannot be greater than status.replicas',
     'status.availableReplicas: Invalid value: 2: cannot be greater than readyReplicas',
-    'status.collisionCount: Invalid value: 0: cannot be decreased',
+    'status.collisionCount: Invalid value: 0: cannot be decremented',
   ]);
 });
 

@@ -159,9 +159,11 @@ function statusErrors(obj: ApiObject, old: ApiObject): FieldError[] {
     ...nonNegative(status, ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount'], 'status'),
     ...replicaCountErrors(status, ['updatedReplicas', 'readyReplicas', 'availableReplicas']),
   ];
+  // apivalidation.IsDecremented: dropping a set count counts as going down (to 0).
   const before = statusOf(old).collisionCount;
-  if (typeof status.collisionCount === 'number' && typeof before === 'number' && status.collisionCount < before) {
-    errs.push(invalid('status.collisionCount', status.collisionCount, 'cannot be decreased'));
+  const now = typeof status.collisionCount === 'number' ? status.collisionCount : undefined;
+  if (typeof before === 'number' && (now === undefined || now < before)) {
+    errs.push(invalid('status.collisionCount', now ?? 0, 'cannot be decremented'));
   }
   return errs;
 }

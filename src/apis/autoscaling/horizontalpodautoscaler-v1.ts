@@ -309,6 +309,8 @@ export function hpaFromV1(obj: ApiObject): ApiObject {
   if (set(status.lastScaleTime)) outStatus.lastScaleTime = status.lastScaleTime;
   if (status.currentReplicas) outStatus.currentReplicas = status.currentReplicas;
   outStatus.desiredReplicas = status.desiredReplicas ?? 0;
+  // v1's one current metric is CPU utilization; the annotation, when present, carries them all.
+  if (set(status.currentCPUUtilizationPercentage)) outStatus.currentMetrics = [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: status.currentCPUUtilizationPercentage } } }];
   const current = parseAnnotation(inAnnotations[METRIC_STATUSES_ANNOTATION]);
   if (Array.isArray(current)) outStatus.currentMetrics = current.filter(isObj).map(metricStatusFromV1);
   const conditions = parseAnnotation(inAnnotations[CONDITIONS_ANNOTATION]);

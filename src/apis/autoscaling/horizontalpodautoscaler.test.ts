@@ -98,7 +98,7 @@ test('status: only through /status, replica counts not negative', async () => {
   const written = await h.update(s, { subresource: 'status' });
   assert.deepEqual(kind.tableColumns!.slice(1, 6).map((c) => c.cell(written)), ['Deployment/web', 'cpu: 40%/80%', '1', 5, 2]);
   const bad = structuredClone(written); (bad.status as Obj).desiredReplicas = -1;
-  assert.deepEqual((await rejection(h.update(bad, { subresource: 'status' }))).causes, ['status.desiredReplicas: Invalid value: -1: must be greater than or equal to 0']);
+  assert.deepEqual((await rejection(h.update(bad, { subresource: 'status' }))).causes, ['status.desiredReplicasa: Invalid value: -1: must be greater than or equal to 0']);
 });
 
 test('v1 -> v2: targetCPUUtilizationPercentage is a cpu Utilization metric; the metrics annotation holds the others (cpu last)', () => {

@@ -292,8 +292,9 @@ function specErrors(obj: ApiObject): FieldError[] {
 function statusErrors(obj: ApiObject): FieldError[] {
   const status = (obj.status ?? {}) as Obj;
   const errs: FieldError[] = [];
-  for (const f of ['currentReplicas', 'desiredReplicas']) {
-    if (typeof status[f] === 'number' && status[f] < 0) errs.push(invalid(`status.${f}`, status[f], 'must be greater than or equal to 0'));
+  // Kubernetes reports a negative desiredReplicas under the misspelt path `status.desiredReplicasa`.
+  for (const [f, path] of [['currentReplicas', 'status.currentReplicas'], ['desiredReplicas', 'status.desiredReplicasa']]) {
+    if (typeof status[f] === 'number' && status[f] < 0) errs.push(invalid(path, status[f], 'must be greater than or equal to 0'));
   }
   return errs;
 }

@@ -56,7 +56,7 @@ test('scopeSelector: operators, values, Exists-only scopes, conflicts', async ()
   assert.deepEqual(await causes(sel({ scopeName: 'Terminating', operator: 'Exists', values: ['x'] })), ["spec.scopeSelector.matchExpressions.values: Invalid value: []string{\"x\"}: must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector"]);
   assert.deepEqual(await causes(sel({ scopeName: 'PriorityClass', operator: 'Like', values: ['x'] })), ['spec.scopeSelector.matchExpressions.operator: Invalid value: "Like": not a valid selector operator']);
   assert.deepEqual(await causes(sel({ scopeName: 'Weird', operator: 'Exists' })), ['spec.scopeSelector.matchExpressions.scopeName: Invalid value: "Weird": unsupported scope']);
-  assert.deepEqual(await causes(sel({ scopeName: 'Terminating', operator: 'Exists' }, { scopeName: 'NotTerminating', operator: 'Exists' })), ['spec.scopeSelector: Invalid value: []core.ResourceQuotaScope(nil): conflicting scopes']);
+  assert.deepEqual(await causes(sel({ scopeName: 'Terminating', operator: 'Exists' }, { scopeName: 'NotTerminating', operator: 'Exists' })), ['spec.scopeSelector.matchExpressions: Invalid value: []core.ResourceQuotaScope(nil): conflicting scopes']);
 });
 
 test('scopes are immutable; hard limits may change', async () => {

@@ -10,7 +10,7 @@ import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { withProto } from './schema-helpers.ts';
 import { resourceQuantityErrors, canonicalizeResourceList } from './resource-quantity.ts';
 import { resourceNameErrors } from './pod-validation.ts';
-import { goQuote, goStringSlice, errorWithGoValue } from '../../machinery/go-format.ts';
+import { goQuote, goStringSlice, goStruct, errorWithGoValue } from '../../machinery/go-format.ts';
 
 type Obj = Record<string, any>;
 const list = <T = Obj>(v: unknown): T[] => (Array.isArray(v) ? v : []);
@@ -100,6 +100,17 @@ function scopeErrors(spec: Obj): FieldError[] {
   return errs;
 }
 
+/** `%#v` of the internal core.ScopeSelector, which Kubernetes prints as the offending value. */
+function scopeSelectorGoValue(sel: Obj): string {
+  const reqs = list(sel.matchExpressions).map((r) => goStruct('core.ScopedResourceSelectorRequirement', [
+    ['ScopeName', goQuote(String(r.scopeName ?? ''))],
+    ['Operator', goQuote(String(r.operator ?? ''))],
+    ['Values', goStringSlice(Array.isArray(r.values) ? r.values : undefined)],
+  ]));
+  const exprs = Array.isArray(sel.matchExpressions) ? '[]core.ScopedResourceSelectorRequirement{' + reqs.join(', ') + '}' : '[]core.ScopedResourceSelectorRequirement(nil)';
+  return goStruct('core.ScopeSelector', [['MatchExpressions', exprs]]);
+}
+
 function scopeSelectorErrors(spec: Obj): FieldError[] {
   const sel = spec.scopeSelector;
   if (!sel || typeof sel !== 'object') return [];
@@ -111,7 +122,7 @@ function scopeSelectorErrors(spec: Obj): FieldError[] {
     const values = list<string>(req.values);
     if (!QUOTA_SCOPES.includes(scope)) errs.push(invalid('spec.scopeSelector.matchExpressions.scopeName', scope, 'unsupported scope'));
     for (const k of hard) {
-      if (isStandardQuotaResource(k) && !scopeValidForResource(scope, k)) errs.push(invalid('spec.scopeSelector', sel, 'unsupported scope applied to resource'));
+      if (isStandardQuotaResource(k) && !scopeValidForResource(scope, k)) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.scopeSelector.matchExpressions', sel, scopeSelectorGoValue(sel), 'unsupported scope applied to resource'));
     }
     if (['BestEffort', 'NotBestEffort', 'Terminating', 'NotTerminating', 'CrossNamespacePodAffinity'].includes(scope) && op !== 'Exists') {
       errs.push(invalid('spec.scopeSelector.matchExpressions.operator', op, "must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity"));
@@ -131,7 +142,7 @@ function scopeSelectorErrors(spec: Obj): FieldError[] {
   // Kubernetes reports this with the (unrelated) `scopes` list as the value.
   const scopes = list<string>(spec.scopes);
   for (const pair of CONFLICTING) {
-    if (pair.every((p) => seen.has(p))) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.scopeSelector', scopes, spec.scopes === undefined ? '[]core.ResourceQuotaScope(nil)' : scopesGoValue(scopes), 'conflicting scopes'));
+    if (pair.every((p) => seen.has(p))) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.scopeSelector.matchExpressions', scopes, spec.scopes === undefined ? '[]core.ResourceQuotaScope(nil)' : scopesGoValue(scopes), 'conflicting scopes'));
   }
   return errs;
 }
