@@ -104,7 +104,8 @@ export function persistentVolumeSpecErrors(spec: PvSpec, pvName: string, path: s
     const names = Object.keys(capacity);
     if (names.length === 0) errs.push(required(capPath, ''));
     if (!names.includes('storage') || names.length > 1) {
-      const rendered = 'core.ResourceList{' + names.sort().map((n) => `"${n}":resource.Quantity{...}`).join(', ') + '}';
+      // Go prints an absent (nil) map as `core.ResourceList(nil)`.
+      const rendered = spec.capacity == null ? 'core.ResourceList(nil)' : 'core.ResourceList{' + names.sort().map((n) => `"${n}":resource.Quantity{...}`).join(', ') + '}';
       errs.push({ ...errorWithGoValue('FieldValueNotSupported', capPath, capacity, rendered), detail: `${rendered}: supported values: "storage"` });
     }
     for (const [name, value] of Object.entries(capacity)) {

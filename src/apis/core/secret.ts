@@ -137,14 +137,13 @@ export const secretKind: KindDefinition = {
   storageVersion: 'v1',
   trackGeneration: false,
 
+  // Kubernetes merges stringData while decoding the request (converting to its internal form), so
+  // defaulting, field ownership and admission all see the merged data and never stringData.
   defaults(obj) {
+    mergeStringData(obj);
     if (!obj.type) obj.type = SecretTypes.opaque;
   },
-  prepareForCreate(obj) {
-    mergeStringData(obj);
-  },
   prepareForUpdate(obj, old) {
-    mergeStringData(obj);
     if (!obj.type) obj.type = old.type;
   },
   validate(obj, ctx) {

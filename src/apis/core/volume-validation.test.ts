@@ -65,7 +65,7 @@ test('configMap and secret name the object they read', async () => {
 
 test('projected: one source per entry, no duplicate paths across sources', async () => {
   assert.deepEqual(await causes({ name: 'v', projected: { sources: [{ configMap: { name: 'a' }, secret: { name: 'b' } }] } }), [
-    'spec.volumes[0].projected.sources[0]: Forbidden: may not specify more than 1 volume type per source',
+    'spec.volumes[0].projected.sources[0]: Forbidden: may not specify more than 1 volume type',
   ]);
   assert.deepEqual(await causes({ name: 'v', projected: { sources: [{ configMap: { name: 'a', items: [{ key: 'k', path: 'p' }] } }, { secret: { name: 'b', items: [{ key: 'k', path: 'p' }] } }] } }), [
     'spec.volumes[0].projected: Invalid value: "b": conflicting duplicate paths',
@@ -84,6 +84,11 @@ test('serviceAccountToken: expirationSeconds at least 600 (default 3600), at mos
   ]);
   // Kubernetes reports the missing token path on the projection, not on the source.
   assert.deepEqual(await causes({ name: 'v', projected: { sources: [{ serviceAccountToken: { path: '' } }] } }), ['spec.volumes[0].projected.path: Required value']);
+  // Since 1.30 the token path must be local, like the other projected files.
+  assert.deepEqual(await causes({ name: 'v', projected: { sources: [{ serviceAccountToken: { path: '/abs/../t' } }] } }), [
+    'spec.volumes[0].projected.path: Invalid value: "/abs/../t": must be a relative path',
+    "spec.volumes[0].projected.path: Invalid value: \"/abs/../t\": must not contain '..'",
+  ]);
 });
 
 test('ephemeral: a claim template is required, without a name; the claim <pod>-<volume> must be a valid name', async () => {
@@ -111,14 +116,22 @@ test('emptyDir: a size limit is not negative', async () => {
 test('hostPath: a path without .., a known type (default "")', async () => {
   assert.deepEqual(await created({ name: 'v', hostPath: { path: '/data' } }), [{ name: 'v', hostPath: { path: '/data', type: '' } }]);
   assert.deepEqual(await causes({ name: 'v', hostPath: { path: '' } }), ['spec.volumes[0].hostPath.path: Required value']);
+  // Without a path the type is not looked at.
+  assert.deepEqual(await causes({ name: 'v', hostPath: { path: '', type: 'Weird' } }), ['spec.volumes[0].hostPath.path: Required value']);
   assert.deepEqual(await causes({ name: 'v', hostPath: { path: '/a/../b' } }), ["spec.volumes[0].hostPath.path: Invalid value: \"/a/../b\": must not contain '..'"]);
   assert.deepEqual(await causes({ name: 'v', hostPath: { path: '/x', type: 'Weird' } }), [
     'spec.volumes[0].hostPath.type: Unsupported value: "Weird": supported values: "", "BlockDevice", "CharDevice", "Directory", "DirectoryOrCreate", "File", "FileOrCreate", "Socket"',
   ]);
 });
 
+const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
 test('csi: a driver name, a named publish secret', async () => {
-  assert.deepEqual(await causes({ name: 'v', csi: { driver: '' } }), ['spec.volumes[0].csi.driver: Required value']);
+  // As ValidateCSIDriverName says it: an empty name is also no subdomain; an absent one is empty.
+  const emptyDriver = ['spec.volumes[0].csi.driver: Required value', `spec.volumes[0].csi.driver: Invalid value: "": ${SUBDOMAIN}`];
+  assert.deepEqual(await causes({ name: 'v', csi: { driver: '' } }), emptyDriver);
+  assert.deepEqual(await causes({ name: 'v', csi: {} }), emptyDriver);
+  assert.deepEqual(await created({ name: 'v', csi: { driver: 'Csi.Example.com' } }), [{ name: 'v', csi: { driver: 'Csi.Example.com' } }]);
   assert.equal((await causes({ name: 'v', csi: { driver: 'Bad_Driver' } }))[0], "spec.volumes[0].csi.driver: Invalid value: \"Bad_Driver\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
   assert.deepEqual(await causes({ name: 'v', csi: { driver: 'csi.example.com', nodePublishSecretRef: {} } }), ['spec.volumes[0].csi.nodePublishSecretRef.name: Required value']);
   assert.deepEqual(await created({ name: 'v', csi: { driver: 'csi.example.com', volumeAttributes: { a: 'b' } } }), [{ name: 'v', csi: { driver: 'csi.example.com', volumeAttributes: { a: 'b' } } }]);

@@ -1,13 +1,14 @@
 // Pod volume validation as Kubernetes v1.32 does it (validateVolumes, validateVolumeSource and the per-source
 // checks), with its field paths and messages, quirks included: downward API items are reported without
 // their index, a projected token's missing path at `projected.path`.
-import { type FieldError, invalid, required, forbidden, notSupported, duplicate, tooLong, child, index, key } from '../../machinery/field-errors.ts';
+import { type FieldError, invalid, required, forbidden, notSupported, duplicate, child, index, key } from '../../machinery/field-errors.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/strings.ts';
 import { validateAnnotations, validateLabels, validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { resourceQuantityErrors } from './resource-quantity.ts';
 import { VOLUME_SOURCES } from './volume-schema.ts';
 import { claimSpecErrors } from './persistentvolumeclaim.ts';
+import { csiDriverNameErrors } from './persistentvolume-sources.ts';
 
 type Obj = Record<string, any>;
 
@@ -220,14 +221,17 @@ function projectedSourceErrors(p: Obj, path: string): FieldError[] {
       const seconds = Number(src.serviceAccountToken.expirationSeconds ?? 0);
       if (seconds < 600) errs.push(invalid(child(at, 'expirationSeconds'), seconds, 'may not specify a duration less than 10 minutes'));
       if (seconds > 2 ** 32) errs.push(invalid(child(at, 'expirationSeconds'), seconds, 'may not specify a duration larger than 2^32 seconds'));
-      // Kubernetes reports an empty token path at the volume's `projected.path`.
-      if (src.serviceAccountToken.path === '') errs.push(required(child(path, 'path')));
+      // Kubernetes reports the token path at the volume's `projected.path`; since 1.30 it must be local.
+      const tokenPath = String(src.serviceAccountToken.path ?? '');
+      if (tokenPath === '') errs.push(required(child(path, 'path')));
+      else errs.push(...localNonReservedPathErrors(tokenPath, child(path, 'path')));
     }
     if (isObj(src?.clusterTrustBundle)) {
       count++;
-      errs.push(...clusterTrustBundleErrors(src.clusterTrustBundle, child(srcPath, 'clusterTrustBundle'), claim));
+      // Kubernetes names this source's errors `clusterTrustBundlePEM`.
+      errs.push(...clusterTrustBundleErrors(src.clusterTrustBundle, child(srcPath, 'clusterTrustBundlePEM'), claim));
     }
-    if (count > 1) errs.push(forbidden(srcPath, 'may not specify more than 1 volume type per source'));
+    if (count > 1) errs.push(forbidden(srcPath, 'may not specify more than 1 volume type'));
   });
   return errs;
 }
@@ -253,9 +257,9 @@ function clusterTrustBundleErrors(ctb: Obj, at: string, claim: (target: string, 
 }
 
 function hostPathErrors(hp: Obj, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!hp.path) errs.push(required(child(path, 'path')));
-  errs.push(...noBackstepErrors(String(hp.path ?? ''), child(path, 'path')));
+  // Without a path Kubernetes reports only that, not the type.
+  if (!hp.path) return [required(child(path, 'path'))];
+  const errs = noBackstepErrors(String(hp.path), child(path, 'path'));
   const type = hp.type ?? '';
   if (!HOST_PATH_TYPES.includes(type)) errs.push(notSupported(child(path, 'type'), type, HOST_PATH_TYPES));
   return errs;
@@ -379,13 +383,8 @@ function vendorErrors(kind: string, s: Obj, path: string): FieldError[] {
 }
 
 function csiErrors(csi: Obj, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const driver = String(csi.driver ?? '');
-  if (csi.driver === '') errs.push(required(child(path, 'driver')));
-  else if (driver) {
-    if (driver.length > 63) errs.push(tooLong(child(path, 'driver'), driver, 63));
-    errs.push(...isDNS1123Subdomain(driver.toLowerCase()).map((m) => invalid(child(path, 'driver'), driver, m)));
-  }
+  // ValidateCSIDriverName, as for a persistent volume: an empty driver is both required and no subdomain.
+  const errs = csiDriverNameErrors(String(csi.driver ?? ''), child(path, 'driver'));
   if (isObj(csi.nodePublishSecretRef)) {
     const name = String(csi.nodePublishSecretRef.name ?? '');
     if (!name) errs.push(required(child(child(path, 'nodePublishSecretRef'), 'name')));

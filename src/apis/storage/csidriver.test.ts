@@ -60,9 +60,13 @@ test('tokenRequests: distinct audiences (empty at most once), lifetime 10 minute
 
 test('attachRequired and volumeLifecycleModes are immutable; the rest may change', async () => {
   const made = await h.create(driver({}, 'fixed.csi.example.com'));
+  // No generation on create; each spec change bumps it from there.
+  assert.equal(made.metadata.generation, undefined);
   const changed = await h.update({ ...made, spec: { ...(made.spec as Spec), podInfoOnMount: true, fsGroupPolicy: 'File', storageCapacity: true, requiresRepublish: true, seLinuxMount: true } });
   assert.equal((changed.spec as Spec).fsGroupPolicy, 'File');
-  assert.equal(changed.metadata.generation, 2);
+  assert.equal(changed.metadata.generation, 1);
+  const relabelled = await h.update({ ...changed, metadata: { ...changed.metadata, labels: { a: 'b' } } });
+  assert.equal(relabelled.metadata.generation, 1);
   assert.deepEqual((await rejection(h.update({ ...changed, spec: { ...(changed.spec as Spec), attachRequired: false, volumeLifecycleModes: ['Ephemeral'] } }))).causes, [
     'spec.attachedRequired: Invalid value: false: field is immutable',
     'spec.volumeLifecycleModes: Invalid value: []storage.VolumeLifecycleMode{"Ephemeral"}: field is immutable',

@@ -9,6 +9,7 @@ import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, required, notSupported, duplicate, index, child } from '../../machinery/field-errors.ts';
 import { nameIsDNSSubdomain, maxLenError, byteLength } from '../../machinery/validation/strings.ts';
 import { errorWithGoValue, goQuote } from '../../machinery/go-format.ts';
+import { deepEqual } from '../../machinery/schema/walk.ts';
 import { GROUP } from './common.ts';
 
 export const FS_GROUP_POLICIES = ['File', 'None', 'ReadWriteOnceWithFSType'];
@@ -112,7 +113,9 @@ export const csiDriverKind: KindDefinition = {
   versions: [{ name: 'v1', stability: 'stable', schema: CSIDriverSchema }],
   storageVersion: 'v1',
   nameValidation: csiDriverNameErrors,
-  trackGeneration: true,
+  // Kubernetes' strategy sets no generation on create (the client's, usually none, stays) and bumps it
+  // on any spec change.
+  trackGeneration: false,
 
   defaults(obj) {
     // spec is required; when present, SetDefaults_CSIDriver fills it.
@@ -125,6 +128,9 @@ export const csiDriverKind: KindDefinition = {
     if (!spec.volumeLifecycleModes?.length) spec.volumeLifecycleModes = ['Persistent'];
     spec.requiresRepublish ??= false;
     spec.seLinuxMount ??= false;
+  },
+  prepareForUpdate(obj, old) {
+    if (!deepEqual(obj.spec, old.spec)) obj.metadata.generation = (old.metadata.generation ?? 0) + 1;
   },
   // Without a spec the schema's own `spec: Required value` says it all.
   validate: (obj) => (obj.spec ? specErrors(specOf(obj)) : []),

@@ -1,0 +1,87 @@
+// End-to-end: differences from Kubernetes v1.32 found by the catalogue sweep of ConfigMap, Secret,
+// CSIDriver, CSINode, PersistentVolume and pod volumes (the resource catalogue's last part).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from './support/capstan.ts';
+
+const json = (o: unknown) => JSON.stringify(o);
+const SECRETS = '/api/v1/namespaces/default/secrets';
+const CSI_DRIVERS = '/apis/storage.svc.io/v1/csidrivers';
+const PVS = '/api/v1/persistentvolumes';
+const PODS = '/api/v1/namespaces/default/pods';
+const MERGE = { 'content-type': 'application/merge-patch+json' };
+const SUBDOMAIN = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+describe('catalogue sweep C: configuration, storage and volumes', () => {
+  let s: TestServer;
+  before(async () => {
+    s = await startTestServer();
+    // Pods need their service account (the admission plugin looks it up).
+    assert.equal((await s.request('POST', '/api/v1/namespaces/default/serviceaccounts', { body: json({ metadata: { name: 'default' } }) })).status, 201);
+  });
+  after(async () => { await s.stop(); });
+
+  const causes = async (path: string, body: unknown) => {
+    const r = await s.request('POST', path, { body: json(body) });
+    assert.equal(r.status, 422, r.body);
+    return r.json().details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
+  };
+  const fieldsOf = (obj: any) => obj.metadata.managedFields.map((e: any) => e.fieldsV1);
+
+  it('Secret: stringData is merged while decoding, so field ownership records the data keys, never stringData', async () => {
+    const created = await s.request('POST', SECRETS, { body: json({ metadata: { name: 'owned' }, data: { a: 'eA==' }, stringData: { b: 'y' } }) });
+    assert.equal(created.status, 201, created.body);
+    assert.deepEqual(created.json().data, { a: 'eA==', b: 'eQ==' });
+    assert.deepEqual(fieldsOf(created.json()), [{ 'f:data': { '.': {}, 'f:a': {}, 'f:b': {} }, 'f:type': {} }]);
+    const put = await s.request('PUT', `${SECRETS}/owned`, { body: json({ metadata: { name: 'owned' }, data: created.json().data, stringData: { c: 'z' } }) });
+    assert.equal(put.status, 200, put.body);
+    assert.deepEqual(fieldsOf(put.json()), [{ 'f:data': { '.': {}, 'f:a': {}, 'f:b': {}, 'f:c': {} }, 'f:type': {} }]);
+    const patched = await s.request('PATCH', `${SECRETS}/owned`, { body: json({ stringData: { d: 'w' } }), headers: MERGE });
+    assert.equal(patched.status, 200, patched.body);
+    assert.deepEqual(Object.keys(patched.json().data), ['a', 'b', 'c', 'd']);
+    assert.equal(JSON.stringify(patched.json().metadata.managedFields).includes('stringData'), false);
+  });
+
+  it('CSIDriver: no generation on create; each spec change bumps it, metadata changes do not', async () => {
+    const created = await s.request('POST', CSI_DRIVERS, { body: json({ metadata: { name: 'gen.csi.example.com' }, spec: {} }) });
+    assert.equal(created.status, 201, created.body);
+    assert.equal(created.json().metadata.generation, undefined);
+    const changed = await s.request('PATCH', `${CSI_DRIVERS}/gen.csi.example.com`, { body: json({ spec: { podInfoOnMount: true } }), headers: MERGE });
+    assert.equal(changed.json().metadata.generation, 1);
+    const labelled = await s.request('PATCH', `${CSI_DRIVERS}/gen.csi.example.com`, { body: json({ metadata: { labels: { a: 'b' } } }), headers: MERGE });
+    assert.equal(labelled.json().metadata.generation, 1);
+    const again = await s.request('PATCH', `${CSI_DRIVERS}/gen.csi.example.com`, { body: json({ spec: { tokenRequests: [{ audience: 'vault' }] } }), headers: MERGE });
+    assert.equal(again.json().metadata.generation, 2);
+  });
+
+  it('PersistentVolume: an absent capacity prints as Go prints a nil map', async () => {
+    assert.deepEqual(await causes(PVS, { metadata: { name: 'nocap' }, spec: { accessModes: ['ReadWriteOnce'], hostPath: { path: '/x' } } }), [
+      'spec.capacity: Required value',
+      'spec.capacity: Unsupported value: core.ResourceList(nil): supported values: "storage"',
+    ]);
+  });
+
+  const pod = (name: string, volumes: unknown[]) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }], volumes } });
+
+  it('pod hostPath volume: without a path only the path is reported', async () => {
+    assert.deepEqual(await causes(PODS, pod('hp', [{ name: 'v', hostPath: { path: '', type: 'Weird' } }])), ['spec.volumes[0].hostPath.path: Required value']);
+  });
+
+  it('pod projected volume: one volume type per source, and a local service account token path', async () => {
+    assert.deepEqual(await causes(PODS, pod('two', [{ name: 'v', projected: { sources: [{ configMap: { name: 'a' }, secret: { name: 'b' } }] } }])), [
+      'spec.volumes[0].projected.sources[0]: Forbidden: may not specify more than 1 volume type',
+    ]);
+    assert.deepEqual(await causes(PODS, pod('abs', [{ name: 'v', projected: { sources: [{ serviceAccountToken: { path: '/token' } }] } }])), [
+      'spec.volumes[0].projected.path: Invalid value: "/token": must be a relative path',
+    ]);
+    assert.deepEqual(await causes(PODS, pod('up', [{ name: 'v', projected: { sources: [{ serviceAccountToken: { path: '..token' } }] } }])), [
+      "spec.volumes[0].projected.path: Invalid value: \"..token\": must not start with '..'",
+    ]);
+  });
+
+  it('pod csi volume: an empty or absent driver is both required and no subdomain', async () => {
+    const expected = ['spec.volumes[0].csi.driver: Required value', `spec.volumes[0].csi.driver: Invalid value: "": ${SUBDOMAIN}`];
+    assert.deepEqual(await causes(PODS, pod('csi-empty', [{ name: 'v', csi: { driver: '' } }])), expected);
+    assert.deepEqual(await causes(PODS, pod('csi-absent', [{ name: 'v', csi: {} }])), expected);
+  });
+});
