@@ -54,6 +54,15 @@ describe('catalogue sweep C: configuration, storage and volumes', () => {
     assert.equal(again.json().metadata.generation, 2);
   });
 
+  it('CSINode: a changed driver entry is shown whole, as Go prints it', async () => {
+    const nodes = '/apis/storage.svc.io/v1/csinodes';
+    const made = await s.request('POST', nodes, { body: json({ metadata: { name: 'n1' }, spec: { drivers: [{ name: 'd.example.com', nodeID: 'a', topologyKeys: ['zone'] }] } }) });
+    assert.equal(made.status, 201, made.body);
+    const r = await s.request('PUT', `${nodes}/n1`, { body: json({ ...made.json(), spec: { drivers: [{ name: 'd.example.com', nodeID: 'b', topologyKeys: ['zone'], allocatable: { count: 3 } }] } }) });
+    assert.equal(r.status, 422, r.body);
+    assert.equal(r.json().message, 'CSINode.storage.svc.io "n1" is invalid: spec.drivers: Invalid value: storage.CSINodeDriver{Name:"d.example.com", NodeID:"b", TopologyKeys:[]string{"zone"}, Allocatable:(*storage.VolumeNodeResources)(0xc000000000)}: field is immutable');
+  });
+
   it('PersistentVolume: an absent capacity prints as Go prints a nil map', async () => {
     assert.deepEqual(await causes(PVS, { metadata: { name: 'nocap' }, spec: { accessModes: ['ReadWriteOnce'], hostPath: { path: '/x' } } }), [
       'spec.capacity: Required value',

@@ -39,5 +39,7 @@ test('a registered driver cannot change; drivers may be added and removed', asyn
   const added = await h.update({ ...made, spec: { drivers: [{ name: 'a.example.com', nodeID: '1' }, { name: 'b.example.com', nodeID: '2' }] } });
   assert.equal(kind.tableColumns![1].cell(added), 2);
   const r = await rejection(h.update({ ...added, spec: { drivers: [{ name: 'a.example.com', nodeID: 'changed' }] } }));
-  assert.deepEqual(r.causes, ['spec.drivers: Invalid value: storage.CSINodeDriver{Name:"a.example.com", ...}: field is immutable']);
+  assert.deepEqual(r.causes, ['spec.drivers: Invalid value: storage.CSINodeDriver{Name:"a.example.com", NodeID:"changed", TopologyKeys:[]string(nil), Allocatable:(*storage.VolumeNodeResources)(nil)}: field is immutable']);
+  const keyed = await rejection(h.update({ ...added, spec: { drivers: [{ name: 'b.example.com', nodeID: '2', topologyKeys: ['zone'], allocatable: { count: 1 } }] } }));
+  assert.deepEqual(keyed.causes, ['spec.drivers: Invalid value: storage.CSINodeDriver{Name:"b.example.com", NodeID:"2", TopologyKeys:[]string{"zone"}, Allocatable:(*storage.VolumeNodeResources)(0xc000000000)}: field is immutable']);
 });

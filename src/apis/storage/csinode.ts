@@ -9,7 +9,7 @@ import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, required, duplicate, index, child } from '../../machinery/field-errors.ts';
 import { isQualifiedName } from '../../machinery/validation/strings.ts';
 import { csiDriverNameErrors } from '../core/persistentvolume-sources.ts';
-import { errorWithGoValue } from '../../machinery/go-format.ts';
+import { errorWithGoValue, goQuote, goStringSlice, goStruct, goPointer } from '../../machinery/go-format.ts';
 import { GROUP } from './common.ts';
 
 /** Node IDs may be this long (the API server allows long IDs since 1.22). */
@@ -64,13 +64,23 @@ function validate(obj: ApiObject): FieldError[] {
   return driversOf(obj).flatMap((d, i) => driverErrors(d ?? {}, names, index('spec.drivers', i)));
 }
 
+/** The driver as Go's %#v prints it (a set pointer shows a stand-in address). */
+function goDriver(d: Driver): string {
+  return goStruct('storage.CSINodeDriver', [
+    ['Name', goQuote(d.name ?? '')],
+    ['NodeID', goQuote(d.nodeID ?? '')],
+    ['TopologyKeys', goStringSlice(Array.isArray(d.topologyKeys) ? d.topologyKeys : undefined)],
+    ['Allocatable', goPointer('storage.VolumeNodeResources', !!d.allocatable)],
+  ]);
+}
+
 /** A registered driver's entry is fixed: the node agent replaces it by removing and adding it. */
 function updateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   const errs: FieldError[] = [];
   for (const before of driversOf(old)) {
     for (const after of driversOf(obj)) {
       if (before?.name !== after?.name || JSON.stringify(before) === JSON.stringify(after)) continue;
-      errs.push(errorWithGoValue('FieldValueInvalid', 'spec.drivers', after, `storage.CSINodeDriver{Name:${JSON.stringify(after.name ?? '')}, ...}`, 'field is immutable'));
+      errs.push(errorWithGoValue('FieldValueInvalid', 'spec.drivers', after, goDriver(after), 'field is immutable'));
     }
   }
   return errs;
