@@ -27,6 +27,7 @@ describe('catalogue sweep C: configuration, storage and volumes', () => {
     return r.json().details.causes.map((c: { field: string; message: string }) => `${c.field}: ${c.message}`);
   };
   const fieldsOf = (obj: any) => obj.metadata.managedFields.map((e: any) => e.fieldsV1);
+  const pod = (name: string, volumes: unknown[]) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }], volumes } });
 
   it('Secret: stringData is merged while decoding, so field ownership records the data keys, never stringData', async () => {
     const created = await s.request('POST', SECRETS, { body: json({ metadata: { name: 'owned' }, data: { a: 'eA==' }, stringData: { b: 'y' } }) });
@@ -70,7 +71,19 @@ describe('catalogue sweep C: configuration, storage and volumes', () => {
     ]);
   });
 
-  const pod = (name: string, volumes: unknown[]) => ({ metadata: { name }, spec: { containers: [{ name: 'c', image: 'i' }], volumes } });
+  it('PersistentVolume and pod fc volumes: both targetWWNs and wwids show the list as Go prints it', async () => {
+    const fc = { targetWWNs: ['500a0982991b8dc5', '500a0982891b8dc5'], lun: 2, wwids: ['w'] };
+    const message = 'Invalid value: []string{"500a0982991b8dc5", "500a0982891b8dc5"}: targetWWNs and wwids can not be specified simultaneously';
+    assert.deepEqual(await causes(PVS, { metadata: { name: 'fc' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], fc } }), [`spec.fc.targetWWNs: ${message}`]);
+    assert.deepEqual(await causes(PODS, pod('fc', [{ name: 'v', fc }])), [`spec.volumes[0].fc.targetWWNs: ${message}`]);
+  });
+
+  it('pod flexVolume: option keys in either of the API server\'s namespaces are reserved, as for a persistent volume', async () => {
+    assert.deepEqual(await causes(PODS, pod('flex', [{ name: 'v', flexVolume: { driver: 'd', options: { 'x.svc.io/a': '1', 'platform.io/b': '2', 'example.com/c': '3' } } }])), [
+      'spec.volumes[0].flexVolume.options[x.svc.io/a]: Invalid value: "x.svc.io/a": platform.io and svc.io namespaces are reserved',
+      'spec.volumes[0].flexVolume.options[platform.io/b]: Invalid value: "platform.io/b": platform.io and svc.io namespaces are reserved',
+    ]);
+  });
 
   it('pod hostPath volume: without a path only the path is reported', async () => {
     assert.deepEqual(await causes(PODS, pod('hp', [{ name: 'v', hostPath: { path: '', type: 'Weird' } }])), ['spec.volumes[0].hostPath.path: Required value']);

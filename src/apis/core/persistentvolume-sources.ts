@@ -7,6 +7,7 @@ import { S } from '../meta/schema.ts';
 import { ObjectReference } from '../meta/v1.ts';
 import { type FieldError, invalid, required, forbidden, notSupported, tooLong, child, key } from '../../machinery/field-errors.ts';
 import { isDNS1123Subdomain, isDNS1123Label, nameIsDNSLabel, byteLength } from '../../machinery/validation/strings.ts';
+import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 
 /** A shared type in field position, with its protobuf number and the field's own description. */
 function ref<T extends TSchema>(schema: T, proto: number, description?: string): T {
@@ -310,7 +311,7 @@ function fcErrors(src: Source, at: string): FieldError[] {
   const errs: FieldError[] = [];
   const wwns = list(src.targetWWNs), wwids = list(src.wwids);
   if (wwns.length < 1 && wwids.length < 1) errs.push(required(child(at, 'targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
-  if (wwns.length && wwids.length) errs.push(invalid(child(at, 'targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
+  if (wwns.length && wwids.length) errs.push(errorWithGoValue('FieldValueInvalid', child(at, 'targetWWNs'), wwns, goStringSlice(wwns.map(String)), 'targetWWNs and wwids can not be specified simultaneously'));
   if (wwns.length) {
     if (src.lun === undefined || src.lun === null) errs.push(required(child(at, 'lun'), 'lun is required if targetWWNs is specified'));
     else if (typeof src.lun === 'number' && (src.lun < 0 || src.lun > 255)) errs.push(invalid(child(at, 'lun'), src.lun, LUN_RANGE));

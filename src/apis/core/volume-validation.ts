@@ -9,6 +9,7 @@ import { resourceQuantityErrors } from './resource-quantity.ts';
 import { VOLUME_SOURCES } from './volume-schema.ts';
 import { claimSpecErrors } from './persistentvolumeclaim.ts';
 import { csiDriverNameErrors } from './persistentvolume-sources.ts';
+import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 
 type Obj = Record<string, any>;
 
@@ -343,13 +344,14 @@ function vendorErrors(kind: string, s: Obj, path: string): FieldError[] {
       for (const k of Object.keys(isObj(s.options) ? s.options : {})) {
         const ns = k.includes('/') ? k.slice(0, k.indexOf('/')) : k;
         const normalized = '.' + ns.toLowerCase();
-        if (normalized === '.platform.io' || normalized.endsWith('.platform.io')) errs.push(invalid(key(child(path, 'options'), k), k, 'platform.io and subdomains are reserved'));
+        // As for a persistent volume's flexVolume: both of the API server's own namespaces are reserved.
+        if (normalized.endsWith('.platform.io') || normalized.endsWith('.svc.io')) errs.push(invalid(key(child(path, 'options'), k), k, 'platform.io and svc.io namespaces are reserved'));
       }
       break;
     case 'fc': {
       const wwns = list<string>(s.targetWWNs), wwids = list<string>(s.wwids);
       if (wwns.length < 1 && wwids.length < 1) errs.push(required(child(path, 'targetWWNs'), 'must specify either targetWWNs or wwids, but not both'));
-      if (wwns.length && wwids.length) errs.push(invalid(child(path, 'targetWWNs'), wwns, 'targetWWNs and wwids can not be specified simultaneously'));
+      if (wwns.length && wwids.length) errs.push(errorWithGoValue('FieldValueInvalid', child(path, 'targetWWNs'), wwns, goStringSlice(wwns), 'targetWWNs and wwids can not be specified simultaneously'));
       if (wwns.length) {
         if (typeof s.lun !== 'number') errs.push(required(child(path, 'lun'), 'lun is required if targetWWNs is specified'));
         else if (s.lun < 0 || s.lun > 255) errs.push(invalid(child(path, 'lun'), s.lun, 'must be between 0 and 255, inclusive'));
