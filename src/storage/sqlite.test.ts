@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { RecordingListener, storageContract, waitUntil } from './contract.ts';
-import { CompactedError, FutureRevisionError, StoreUnavailableError, type KeyValue } from './interface.ts';
+import { CompactedError, FutureRevisionError, KeyNotFoundError, StoreUnavailableError, type KeyValue } from './interface.ts';
 import { SqliteStorage, type SqliteDiskStep } from './sqlite.ts';
 
 /** Compaction transactions that started while a checkpoint (its database flush included) was under way. */
@@ -65,6 +65,78 @@ describe('SqliteStorage', () => {
         assert.deepEqual((await second.get('/r/b', { revision: b.modRevision + 1 })).kv, b);
         const d = await second.create('/r/d', 'd');
         assert.equal(d.modRevision, c.modRevision + 1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await remove();
+    }
+  });
+
+  it('opens a database of earlier versions, indexed by key, and keeps its log without the key indexes', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const old = new DatabaseSync(path);
+      old.exec(`
+        CREATE TABLE log (id INTEGER PRIMARY KEY, key TEXT NOT NULL, value TEXT NOT NULL, created INTEGER NOT NULL,
+          deleted INTEGER NOT NULL, create_revision INTEGER NOT NULL, prev_revision INTEGER NOT NULL, UNIQUE (key, prev_revision));
+        CREATE INDEX log_key_id ON log (key, id);
+        CREATE TABLE current (key TEXT PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE TABLE meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+        INSERT INTO meta VALUES ('compacted', 0), ('compact_cursor', 0);
+        INSERT INTO log VALUES (1, '/r/a', 'a1', 1, 0, 1, 0), (2, '/r/b', 'b1', 1, 0, 2, 0), (3, '/r/a', 'a2', 0, 0, 1, 1),
+          (4, '/r/b', 'b1', 0, 1, 2, 2), (5, '/r/b', 'b2', 1, 0, 5, 4);
+        INSERT INTO current VALUES ('/r/a', 3), ('/r/b', 5);`);
+      old.close();
+
+      const opened = SqliteStorage.open(path);
+      try {
+        assert.equal(await opened.currentRevision(), 5);
+        assert.deepEqual((await opened.range('/r/')).kvs, [
+          { key: '/r/a', value: 'a2', createRevision: 1, modRevision: 3 },
+          { key: '/r/b', value: 'b2', createRevision: 5, modRevision: 5 },
+        ]);
+        assert.deepEqual((await opened.range('/r/', { revision: 4 })).kvs, [{ key: '/r/a', value: 'a2', createRevision: 1, modRevision: 3 }]);
+        assert.deepEqual((await opened.get('/r/b', { revision: 2 })).kv, { key: '/r/b', value: 'b1', createRevision: 2, modRevision: 2 });
+        const a3 = await opened.update('/r/a', 'a3', 3);
+        assert.equal(a3.modRevision, 6);
+      } finally {
+        await opened.close();
+      }
+      const check = new DatabaseSync(path);
+      try {
+        const left = check.prepare("SELECT type, name FROM sqlite_master WHERE name <> 'meta' ORDER BY name").all();
+        assert.deepEqual(left.map((r) => `${r.type} ${r.name}`), ['table log']);
+        assert.equal((check.prepare('SELECT COUNT(*) AS n FROM log').get() as { n: number }).n, 6);
+      } finally {
+        check.close();
+      }
+    } finally {
+      await remove();
+    }
+  });
+
+  it('reads any retained revision after a reopen: the key index is rebuilt from the log', async () => {
+    const { dir, remove } = await tempDir();
+    const path = join(dir, 'state.db');
+    try {
+      const first = SqliteStorage.open(path);
+      const a1 = await first.create('/r/a', 'a1');
+      const a2 = await first.update('/r/a', 'a2', a1.modRevision);
+      const gone = await first.delete('/r/a');
+      await first.close();
+
+      const second = SqliteStorage.open(path);
+      try {
+        assert.deepEqual((await second.get('/r/a', { revision: a1.modRevision })).kv, a1);
+        assert.deepEqual((await second.get('/r/a', { revision: a2.modRevision })).kv, a2);
+        assert.equal((await second.get('/r/a')).kv, undefined);
+        await assert.rejects(second.update('/r/a', 'x', a2.modRevision), KeyNotFoundError);
+        const again = await second.create('/r/a', 'a3');
+        assert.equal(again.createRevision, gone.modRevision + 1);
+        assert.deepEqual((await second.range('/r/', { revision: gone.modRevision })).kvs, []);
+        assert.deepEqual((await second.range('/r/')).kvs, [again]);
       } finally {
         await second.close();
       }

@@ -3,10 +3,12 @@
 // Layout, in the spirit of kine:
 // - `log`: one row per revision (id = revision). A create row has created=1; a delete row (tombstone)
 //   has deleted=1 and keeps the deleted value, create revision and (in prev_revision) the mod revision
-//   of what it deleted, so a delete event and its prevKv come from the row alone.
-//   UNIQUE(key, prev_revision) makes two writes on top of the same version impossible.
-// - `current`: key -> id of its live row, so reads of the present are one indexed lookup.
+//   of what it deleted, so a delete event and its prevKv come from the row alone. prev_revision of any
+//   other row is the revision of the key's row before it (0 for a key's first).
 // - `meta`: the compacted revision and how far compaction has got.
+// The log has no index but its revision order: which rows each key has lives in memory (key-index.ts),
+// rebuilt from the log at open, as etcd keeps its key index. A read finds its row there and reads that
+// row by revision; a write appends to the log.
 //
 // Revision rules (as etcd): a read at a revision below the compacted one fails with CompactedError, a read
 // AT the compacted revision works (compaction keeps the newest row at or below it of every live key);
@@ -51,6 +53,7 @@ import {
   type WatchListener,
 } from './interface.ts';
 import type { KnowsRevisionNow } from './revision-now.ts';
+import { KeyIndex } from './key-index.ts';
 
 export interface SqliteStorageOptions {
   /** Most writes committed in one transaction; the rest go into the next one (default 1000). */
@@ -68,10 +71,9 @@ export interface SqliteStorageOptions {
 export type SqliteDiskStep = 'checkpoint-started' | 'checkpoint-ended' | 'compaction-transaction';
 
 /**
- * Writes between checkpoints of a file database, about 3 WAL pages each. A checkpoint copies each page once
- * however often the WAL holds it, so rarer checkpoints copy fewer pages a write (writes to random keys touch
- * index pages all over the file): measured at 50 concurrent creates, 10,000 costs ~3 µs less CPU a write
- * than 1,000, for a WAL of up to ~120 MB between checkpoints.
+ * Writes between checkpoints of a file database. A checkpoint copies each page once however often the WAL
+ * holds it (every commit writes the log's last, partly filled page and the meta page again), so rarer
+ * checkpoints copy fewer pages a write; 10,000 writes of objects of a few KB make a WAL of some tens of MB.
  */
 const CHECKPOINT_EVERY = 10_000;
 /** Transactions of a file database whose WAL flush may be under way at once. */
@@ -81,30 +83,37 @@ const COMPACT_CHUNK = 1000;
 /** Revisions scanned per step of a watch's history replay; the event loop runs between steps. */
 const REPLAY_CHUNK = 5000;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS log (
+const LOG_COLUMNS = `
   id INTEGER PRIMARY KEY,
   key TEXT NOT NULL,
   value TEXT NOT NULL,
   created INTEGER NOT NULL,
   deleted INTEGER NOT NULL,
   create_revision INTEGER NOT NULL,
-  prev_revision INTEGER NOT NULL,
-  UNIQUE (key, prev_revision)
-);
--- Reads of a key's history use the index of the UNIQUE constraint (its entries carry the id); a second
--- index on (key, id), which earlier versions made, only cost every write a page.
-DROP INDEX IF EXISTS log_key_id;
-CREATE TABLE IF NOT EXISTS current (
-  key TEXT PRIMARY KEY,
-  id INTEGER NOT NULL
-) WITHOUT ROWID;
+  prev_revision INTEGER NOT NULL`;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS log (${LOG_COLUMNS});
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
   value INTEGER NOT NULL
 ) WITHOUT ROWID;
 INSERT OR IGNORE INTO meta (name, value) VALUES ('compacted', 0), ('compact_cursor', 0);
 `;
+
+/**
+ * Databases of earlier versions kept a `current` table and indexed the log by key (a UNIQUE constraint,
+ * whose index can only go with its table): the log is copied into a table without it.
+ */
+function dropKeyIndexes(db: DatabaseSync): void {
+  db.exec('DROP TABLE IF EXISTS current; DROP INDEX IF EXISTS log_key_id');
+  const keyed = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = 'log'").get();
+  if (!keyed) return;
+  db.exec(`CREATE TABLE log_by_revision (${LOG_COLUMNS});
+    INSERT INTO log_by_revision SELECT id, key, value, created, deleted, create_revision, prev_revision FROM log;
+    DROP TABLE log;
+    ALTER TABLE log_by_revision RENAME TO log`);
+}
 
 /** key, value, create revision, mod revision: read as arrays, which node:sqlite builds fastest. */
 type KvRow = [key: string, value: string, createRevision: number, modRevision: number];
@@ -190,36 +199,13 @@ function prepareAll(db: DatabaseSync) {
     maxId: db.prepare('SELECT MAX(id) AS id FROM log'),
     metaGet: db.prepare('SELECT value FROM meta WHERE name = ?'),
     metaSet: db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
-    current: prepareArrays(
-      db,
-      'SELECT l.key, l.value, l.create_revision, l.id FROM current AS c JOIN log AS l ON l.id = c.id WHERE c.key = ?',
-    ),
-    lastId: db.prepare('SELECT id FROM log WHERE key = ? ORDER BY id DESC LIMIT 1'),
+    row: prepareArrays(db, 'SELECT key, value, create_revision, id FROM log WHERE id = ?'),
+    // The rows of a range, by revision (a JSON array of them), read in one statement.
+    rows: prepareArrays(db, 'SELECT key, value, create_revision, id FROM log WHERE id IN (SELECT value FROM json_each(?))'),
+    // What the key index is built from, in revision order.
+    keyRows: prepareArrays(db, 'SELECT id, key, deleted FROM log ORDER BY id'),
     insertLog: db.prepare(
       'INSERT INTO log (id, key, value, created, deleted, create_revision, prev_revision) VALUES (?, ?, ?, ?, ?, ?, ?)',
-    ),
-    insertCurrent: db.prepare('INSERT INTO current (key, id) VALUES (?, ?)'),
-    updateCurrent: db.prepare('UPDATE current SET id = ? WHERE key = ?'),
-    deleteCurrent: db.prepare('DELETE FROM current WHERE key = ?'),
-    getAt: prepareArrays(
-      db,
-      'SELECT key, value, create_revision, id, deleted FROM log WHERE key = ? AND id <= ? ORDER BY id DESC LIMIT 1',
-    ),
-    rangeNow: prepareArrays(
-      db,
-      'SELECT l.key, l.value, l.create_revision, l.id FROM current AS c JOIN log AS l ON l.id = c.id WHERE c.key >= ? AND c.key < ? ORDER BY c.key LIMIT ?',
-    ),
-    countNow: db.prepare('SELECT COUNT(*) AS n FROM current WHERE key >= ? AND key < ?'),
-    rangeAt: prepareArrays(
-      db,
-      `SELECT l.key, l.value, l.create_revision, l.id
-       FROM (SELECT MAX(id) AS id FROM log WHERE key >= ? AND key < ? AND id <= ? GROUP BY key) AS latest
-       JOIN log AS l ON l.id = latest.id WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-    ),
-    countAt: db.prepare(
-      `SELECT COUNT(*) AS n
-       FROM (SELECT MAX(id) AS id FROM log WHERE key >= ? AND key < ? AND id <= ? GROUP BY key) AS latest
-       JOIN log AS l ON l.id = latest.id WHERE l.deleted = 0`,
     ),
     // NOT INDEXED: walk the log by revision (the rowid), which is what a watch from a recent revision wants.
     replay: db.prepare(
@@ -230,7 +216,7 @@ function prepareAll(db: DatabaseSync) {
        LEFT JOIN log AS p ON p.id = l.prev_revision AND l.created = 0 AND l.deleted = 0
        WHERE l.id > ? AND l.id <= ? AND l.key >= ? AND l.key < ? ORDER BY l.id`,
     ),
-    compactScan: db.prepare('SELECT id, deleted, prev_revision FROM log WHERE id > ? AND id <= ?'),
+    compactScan: db.prepare('SELECT id, key, deleted, prev_revision FROM log WHERE id > ? AND id <= ?'),
     deleteLog: db.prepare('DELETE FROM log WHERE id = ?'),
   } satisfies Record<string, StatementSync>;
 }
@@ -254,6 +240,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       // A write transaction takes the exclusive lock now, so a second opener fails here and not later.
       db.exec('BEGIN IMMEDIATE');
       db.exec(SCHEMA);
+      dropKeyIndexes(db);
       db.exec('COMMIT');
       // With the exclusive lock the WAL file lives (the same file, truncated at most) until the database closes.
       if (!inMemory) {
@@ -295,8 +282,10 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private durable: number;
   /** Committed transactions whose WAL flush is under way, oldest first. */
   private flushing: PendingRound[] = [];
-  /** The keys they wrote, with how many of them wrote each: reads of these go to the durable revision. */
-  private readonly flushingKeys = new Map<string, number>();
+  /** Which rows each key has in the log (committed ones too: reads find the newest at their revision). */
+  private readonly index = new KeyIndex();
+  /** Keys the transaction being built appended to the index, in order, to take back if it rolls back. */
+  private appended: string[] = [];
   /** Why the store stopped (its WAL could not be flushed). */
   private broken: Error | undefined;
   private compacted: number;
@@ -322,6 +311,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     const maxId = (this.sql.maxId.get() as { id: number | null }).id ?? 0;
     this.rev = Math.max(maxId, this.compacted);
     this.durable = this.rev;
+    for (const [id, key, deleted] of this.sql.keyRows.iterate() as Iterable<[number, string, number]>) this.index.append(key, id, deleted !== 0);
   }
 
   private metaGet(name: string): number {
@@ -359,12 +349,6 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     return this.durable;
   }
 
-  /** Whether the transaction waiting for its flush wrote a key in [start, end): such reads go to the durable revision. */
-  private pendingWithin(start: string, end: string): boolean {
-    for (const k of this.flushingKeys.keys()) if (k >= start && k < end) return true;
-    return false;
-  }
-
   compactedRevision(): Promise<number> {
     return this.read(() => this.compacted);
   }
@@ -378,12 +362,8 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   get(key: string, opts: { revision?: number } = {}): Promise<{ kv: KeyValue | undefined; revision: number }> {
     return this.read(() => {
       const revision = this.readRevision(opts.revision);
-      if (revision === this.rev || (revision === this.durable && !this.flushingKeys.has(key))) {
-        const row = this.sql.current.get(key) as unknown as KvRow | undefined;
-        return { kv: row && kvOf(row), revision };
-      }
-      const row = this.sql.getAt.get(key, revision) as unknown as [...KvRow, deleted: number] | undefined;
-      return { kv: row && !row[4] ? kvOf(row as unknown as KvRow) : undefined, revision };
+      const id = this.index.at(key, revision);
+      return { kv: id > 0 ? this.rowOf(id) : undefined, revision };
     });
   }
 
@@ -392,29 +372,42 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       const revision = this.readRevision(opts.revision);
       const end = endOf(prefix);
       const start = opts.startKey !== undefined && opts.startKey > prefix ? opts.startKey : prefix;
-      const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
-      if (start >= end) return { kvs: [], revision, more: false, count: 0 };
-      const now = revision === this.rev || (revision === this.durable && !this.pendingWithin(start, end));
-      const rows = (
-        now ? this.sql.rangeNow.all(start, end, limit || -1) : this.sql.rangeAt.all(start, end, revision, limit || -1)
-      ) as unknown as KvRow[];
-      const kvs = rows.map(kvOf);
-      let count = kvs.length;
-      if (limit && kvs.length === limit) {
-        const counted = (now ? this.sql.countNow.get(start, end) : this.sql.countAt.get(start, end, revision)) as {
-          n: number;
-        };
-        count = counted.n;
+      const limit = opts.limit && opts.limit > 0 ? opts.limit : Infinity;
+      const ids: number[] = [];
+      let count = 0;
+      for (const [, id] of this.index.liveIn(start, end, revision)) {
+        if (ids.length < limit) ids.push(id);
+        count++;
       }
-      return { kvs, revision, more: count > kvs.length, count };
+      return { kvs: this.rowsOf(ids), revision, more: count > ids.length, count };
     });
   }
 
   count(prefix: string): Promise<number> {
     return this.read(() => {
-      const end = endOf(prefix);
-      const counted = this.pendingWithin(prefix, end) ? this.sql.countAt.get(prefix, end, this.durable) : this.sql.countNow.get(prefix, end);
-      return (counted as { n: number }).n;
+      let n = 0;
+      for (const _ of this.index.liveIn(prefix, endOf(prefix), this.durable)) n++;
+      return n;
+    });
+  }
+
+  /** The row written at revision `id`, which the key index says the log holds. */
+  private rowOf(id: number): KeyValue {
+    const row = this.sql.row.get(id) as unknown as KvRow | undefined;
+    if (!row) throw new StorageError(`the log has no row at revision ${id}`);
+    return kvOf(row);
+  }
+
+  /** The rows written at revisions `ids`, in that order. */
+  private rowsOf(ids: number[]): KeyValue[] {
+    if (ids.length === 0) return [];
+    if (ids.length === 1) return [this.rowOf(ids[0])];
+    const byId = new Map<number, KvRow>();
+    for (const row of this.sql.rows.all(JSON.stringify(ids)) as unknown as KvRow[]) byId.set(row[3], row);
+    return ids.map((id) => {
+      const row = byId.get(id);
+      if (!row) throw new StorageError(`the log has no row at revision ${id}`);
+      return kvOf(row);
     });
   }
 
@@ -468,7 +461,6 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     // This flush covers everything committed so far.
     this.walDirty = false;
     this.flushing.push(round);
-    for (const op of round.batch) this.flushingKeys.set(op.key, (this.flushingKeys.get(op.key) ?? 0) + 1);
     this.sinceCheckpoint += round.events.length;
     fdatasync(this.walFd!, (err) => {
       if (err) {
@@ -483,12 +475,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
 
   /** Takes the oldest flushing round off the list. */
   private flushFinished(): PendingRound {
-    const round = this.flushing.shift()!;
-    for (const op of round.batch) {
-      const n = this.flushingKeys.get(op.key)! - 1;
-      if (n === 0) this.flushingKeys.delete(op.key); else this.flushingKeys.set(op.key, n);
-    }
-    return round;
+    return this.flushing.shift()!;
   }
 
   /** A flush ended: checkpoint once nothing flushes and one is due, or go on committing. */
@@ -574,6 +561,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     let rev = this.rev;
     const results: Array<KeyValue | StorageError> = [];
     const events: WatchEvent[] = [];
+    this.appended = [];
     try {
       this.sql.begin.run();
       for (const op of batch) {
@@ -594,6 +582,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       } catch {
         // The rollback failing leaves nothing more to undo here.
       }
+      for (const key of this.appended.reverse()) this.index.dropNewest(key);
       for (const op of batch) op.done.reject(err as Error);
       return undefined;
     }
@@ -603,13 +592,12 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
 
   /** One write inside the open transaction; a failed compare is returned before anything is written. */
   private apply(op: WriteOp, rev: number): { kv: KeyValue; event: WatchEvent } | StorageError {
-    const row = this.sql.current.get(op.key) as unknown as KvRow | undefined;
-    const current = row && kvOf(row);
+    const newest = this.index.newest(op.key);
+    const current = newest > 0 ? this.rowOf(newest) : undefined;
     if (op.kind === 'create') {
       if (current) return new KeyExistsError(op.key);
-      const last = this.sql.lastId.get(op.key) as { id: number } | undefined;
-      this.sql.insertLog.run(rev, op.key, op.value, 1, 0, rev, last?.id ?? 0);
-      this.sql.insertCurrent.run(op.key, rev);
+      this.sql.insertLog.run(rev, op.key, op.value, 1, 0, rev, Math.abs(newest));
+      this.appendToIndex(op.key, rev, false);
       const kv = { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
       return { kv, event: { type: 'put', kv } };
     }
@@ -619,14 +607,19 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     }
     if (op.kind === 'update') {
       this.sql.insertLog.run(rev, op.key, op.value, 0, 0, current.createRevision, current.modRevision);
-      this.sql.updateCurrent.run(rev, op.key);
+      this.appendToIndex(op.key, rev, false);
       const kv = { key: op.key, value: op.value, createRevision: current.createRevision, modRevision: rev };
       return { kv, event: { type: 'put', kv, prevKv: current } };
     }
     this.sql.insertLog.run(rev, op.key, current.value, 0, 1, current.createRevision, current.modRevision);
-    this.sql.deleteCurrent.run(op.key);
+    this.appendToIndex(op.key, rev, true);
     const kv = { ...current, modRevision: rev };
     return { kv, event: { type: 'delete', kv, prevKv: current } };
+  }
+
+  private appendToIndex(key: string, rev: number, tombstone: boolean): void {
+    this.index.append(key, rev, tombstone);
+    this.appended.push(key);
   }
 
   // ---- watch ----
@@ -746,6 +739,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
         if (first) this.sql.metaSet.run(revision, 'compacted');
         const rows = this.sql.compactScan.all(this.compactCursor, upTo) as unknown as Array<{
           id: number;
+          key: string;
           deleted: number;
           prev_revision: number;
         }>;
@@ -756,6 +750,11 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
         }
         this.sql.metaSet.run(upTo, 'compact_cursor');
         this.sql.commit.run();
+        // The index forgets the rows with the transaction that removed them.
+        for (const row of rows) {
+          if (row.prev_revision > 0) this.index.remove(row.key, row.prev_revision);
+          if (row.deleted) this.index.remove(row.key, row.id);
+        }
       } catch (err) {
         if (this.db.isTransaction) this.sql.rollback.run();
         throw err;
