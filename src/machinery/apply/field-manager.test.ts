@@ -146,11 +146,13 @@ describe('managedFields entries', () => {
     assert.equal(update(obj, { ...obj, metadata: { ...obj.metadata, managedFields: [] }, data: { a: '3' } }, 'n').metadata.managedFields, undefined);
     const cleared = update(obj, { ...obj, metadata: { ...obj.metadata, managedFields: [{}] as never }, data: { a: '3' } }, 'n');
     assert.equal(cleared.metadata.managedFields, undefined);
-    // An object without entries is not tracked by updates any more, only by creates and applies.
+    // An object without entries is not tracked by updates any more, only by creates and applies; the first
+    // apply records what the object already held as an Update by before-first-apply.
     const later = update(cleared, { ...cleared, data: { a: '4' } }, 'n');
     assert.equal(later.metadata.managedFields, undefined);
     const applied = apply(later, widget({ data: { b: '1' } }), 'a');
-    assert.deepEqual(entries(applied).map((e) => e.manager), ['a']);
+    assert.deepEqual(entries(applied).map((e) => `${e.manager}:${e.operation}`), ['a:Apply', 'before-first-apply:Update']);
+    assert.deepEqual(entry(applied, 'before-first-apply', 'Update')!.fieldsV1, { 'f:data': { '.': {}, 'f:a': {} } });
   });
 
   it('a client may replace the entries on update; undecodable entries keep the live ones', () => {

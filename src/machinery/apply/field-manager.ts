@@ -24,6 +24,8 @@ import { deepClone } from '../schema/walk.ts';
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
 /** kubectl's own manager name for server-side apply; only it upgrades from client-side apply. */
 const KUBECTL_MANAGER = 'kubectl';
+/** The Update manager that owns what an untracked object held before its first apply. */
+const BEFORE_FIRST_APPLY_MANAGER = 'before-first-apply';
 const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 export interface FieldManagerScope {
@@ -167,6 +169,7 @@ export function applyObject(scope: FieldManagerScope, live: ApiObject | undefine
   }
   const id = managerIdentifier({ manager: opts.manager, operation: 'Apply', apiVersion: scope.apiVersion, subresource: scope.subresource });
   const liveObj = withoutManagedFields(live);
+  if (live && !managed.fields.size) ownExistingFields(scope, liveObj, managed);
   const run = (force: boolean) => applyConfig(updaterOptions(scope), liveObj, config, scope.apiVersion, managed.fields, id, force);
   let outcome;
   try {
@@ -201,6 +204,20 @@ export function applyObject(scope: FieldManagerScope, live: ApiObject | undefine
   }
   writeManagedFields(obj, managed);
   return obj;
+}
+
+/**
+ * Before the first apply to an object nobody tracks (its entries were cleared, or every write so far
+ * recorded nothing), Kubernetes records its existing fields as an Update by `before-first-apply`, so that
+ * the apply conflicts with them like with any other owner's.
+ */
+function ownExistingFields(scope: FieldManagerScope, liveObj: ApiObject, managed: Managed): void {
+  const id = managerIdentifier({ manager: BEFORE_FIRST_APPLY_MANAGER, operation: 'Update', apiVersion: scope.apiVersion, subresource: scope.subresource });
+  const set = createdFields(scope.type, scope.resetFields, liveObj, () =>
+    updateOwnership(updaterOptions(scope), withoutManagedFields(undefined), liveObj, scope.apiVersion, managed.fields, id, STRIPPED).managers.get(id)?.set ?? new FieldSet());
+  if (set.empty()) return;
+  managed.fields.set(id, { set, apiVersion: scope.apiVersion, applied: false });
+  managed.times.set(id, now(scope));
 }
 
 /** The fields of kubectl's last-applied configuration that still hold their live values. */
