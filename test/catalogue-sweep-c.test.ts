@@ -85,6 +85,32 @@ describe('catalogue sweep C: configuration, storage and volumes', () => {
     ]);
   });
 
+  it('PersistentVolume: deprecated reclaim policy, annotations, node labels and plugins are answered with warnings', async () => {
+    const r = await s.request('POST', PVS, { body: json({
+      metadata: { name: 'warned', annotations: { 'volume.beta.platform.io/storage-class': 'gold' } },
+      spec: {
+        capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Recycle', rbd: { monitors: ['m'], image: 'i' },
+        nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'failure-domain.beta.platform.io/zone', operator: 'In', values: ['a'] }] }] } },
+      },
+    }) });
+    assert.equal(r.status, 201, r.body);
+    assert.equal(r.headers.warning, [
+      '299 - "metadata.annotations[volume.beta.platform.io/storage-class]: deprecated since v1.8; use \\"storageClassName\\" attribute instead"',
+      '299 - "spec.persistentVolumeReclaimPolicy: The Recycle reclaim policy is deprecated. Instead, the recommended approach is to use dynamic provisioning."',
+      '299 - "spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].key: failure-domain.beta.platform.io/zone is deprecated since v1.17; use \\"topology.platform.io/zone\\" instead"',
+      '299 - "spec.rbd: deprecated in v1.28, non-functional in v1.31+"',
+    ].join(', '));
+  });
+
+  it('PersistentVolume: the mount-options annotation is refused on a volume type without mount options', async () => {
+    assert.deepEqual(await causes(PVS, { metadata: { name: 'mo', annotations: { 'volume.beta.platform.io/mount-options': 'ro' } }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/x' } } }), [
+      'metadata.annotations.volume.beta.platform.io/mount-options: Forbidden: may not specify mount options for this volume type',
+    ]);
+    const nfs = await s.request('POST', PVS, { body: json({ metadata: { name: 'mo-nfs', annotations: { 'volume.beta.platform.io/mount-options': 'ro' } }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], nfs: { server: 's', path: '/p' } } }) });
+    assert.equal(nfs.status, 201, nfs.body);
+    assert.match(String(nfs.headers.warning), /metadata\.annotations\[volume\.beta\.platform\.io\/mount-options\]: deprecated since v1\.31; use \\"mountOptions\\" attribute instead/);
+  });
+
   it('pod hostPath volume: without a path only the path is reported', async () => {
     assert.deepEqual(await causes(PODS, pod('hp', [{ name: 'v', hostPath: { path: '', type: 'Weird' } }])), ['spec.volumes[0].hostPath.path: Required value']);
   });

@@ -13,6 +13,7 @@ import { type FieldError, invalid, required, forbidden, notSupported, key, child
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { errorWithGoValue, goPointer, goStruct } from '../../machinery/go-format.ts';
+import { persistentVolumeWarnings, mountOptionAnnotationErrors } from './persistentvolume-warnings.ts';
 import { persistentVolumeSourceProperties, SOURCE_NAMES, defaultSources, persistentVolumeSourceErrors, type Sources } from './persistentvolume-sources.ts';
 import {
   VolumeNodeAffinity, nodeSelectorErrors, accessModeErrors, accessModesText, classNameErrors, storageFeatureGates,
@@ -206,6 +207,12 @@ function capacityText(obj: ApiObject): string {
   try { return value === undefined ? '0' : quantityFromJSON(value).toString(); } catch { return String(value); }
 }
 
+/** Kubernetes warns about a volume only once it is valid. */
+function warnWhenValid(obj: ApiObject, ctx: RequestContext, errs: FieldError[]): FieldError[] {
+  if (errs.length === 0) ctx.warnings.push(...persistentVolumeWarnings(obj));
+  return errs;
+}
+
 export const persistentVolumeKind: KindDefinition = {
   group: '',
   kind: 'PersistentVolume',
@@ -225,10 +232,12 @@ export const persistentVolumeKind: KindDefinition = {
     dropDisabledFields(obj, undefined);
   },
   prepareForUpdate,
-  validate: (obj) => persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false),
+  validate(obj, ctx) {
+    return warnWhenValid(obj, ctx, [...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...mountOptionAnnotationErrors(obj)]);
+  },
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return [];
-    return [...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...updateErrors(obj, old)];
+    return warnWhenValid(obj, ctx, [...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...mountOptionAnnotationErrors(obj), ...updateErrors(obj, old)]);
   },
   canonicalize: (obj) => canonicalizeResourceList(specOf(obj).capacity ?? undefined),
 
