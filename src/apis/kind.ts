@@ -22,13 +22,21 @@ export interface RequestContext {
   dryRun: boolean;
   /** Warnings the hook wants sent back in `Warning` headers. */
   warnings: string[];
+  /** The field manager of a write by the server's own loops and controllers (which no request carries): the
+   *  registry records their fields under it, as Kubernetes' components' writes are recorded under the name
+   *  their user agent starts with. */
+  fieldManager?: string;
 }
 
-/** The API server acting on its own behalf (its bootstrap objects, its own loops): a system:masters user.
+/** The API server acting on its own behalf (its bootstrap objects, its own loops): a system:masters user,
+ *  recording its fields as `kube-apiserver` unless another manager is named (the flow control configuration's).
  *  A new context each time, as a write adds its warnings to it. */
-export function apiServerContext(subresource = ''): RequestContext {
-  return { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource, dryRun: false, warnings: [] };
+export function apiServerContext(subresource = '', fieldManager = 'kube-apiserver'): RequestContext {
+  return { user: { username: 'system:apiserver', groups: ['system:masters'] }, version: 'v1', subresource, dryRun: false, warnings: [], fieldManager };
 }
+
+/** The field manager of the controllers' writes: Kubernetes' controller manager's. */
+export const CONTROLLER_MANAGER_FIELD_MANAGER = 'kube-controller-manager';
 
 export interface VersionDefinition {
   name: string;

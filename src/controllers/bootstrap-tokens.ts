@@ -4,7 +4,7 @@
 // token usable for signing.
 import { CompactSign } from '../auth/authn/jose.ts';
 import YAML from '../machinery/yaml.ts';
-import type { RequestContext } from '../apis/kind.ts';
+import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { StatusError } from '../machinery/status.ts';
@@ -30,7 +30,7 @@ export function controllerEnabled(name: string, list: readonly string[] = ['*'])
 const RESYNC_MS = 5_000;
 
 function controllerCtx(name: string): RequestContext {
-  return { user: { username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+  return { user: { username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [], fieldManager: CONTROLLER_MANAGER_FIELD_MANAGER };
 }
 
 function bootstrapSecrets(secrets: ResourceStore): (SecretLike & ApiObject)[] {

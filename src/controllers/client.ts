@@ -1,6 +1,6 @@
 // How in-process controllers write: as their kube-system service account, straight to the registry
 // (no HTTP, no admission, as Kubernetes' controllers are trusted by the policy that binds them).
-import type { RequestContext } from '../apis/kind.ts';
+import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore, WriteResult } from '../registry/store.ts';
 import { StatusError } from '../machinery/status.ts';
@@ -13,6 +13,7 @@ export function controllerContext(account: string, subresource = ''): RequestCon
     subresource,
     dryRun: false,
     warnings: [],
+    fieldManager: CONTROLLER_MANAGER_FIELD_MANAGER,
   };
 }
 

@@ -11,13 +11,16 @@ import { deepClone } from '../machinery/schema/walk.ts';
 import { retryWhenRaced } from '../registry/retry-when-raced.ts';
 import type { ResourceStore } from '../registry/store.ts';
 
+/** Kubernetes' flow control configuration producer writes under a field manager of its own. */
+const apfContext = () => apiServerContext('', 'api-priority-and-fairness-config-producer-v1');
+
 /** Creates the object when missing, else brings it in line. */
 function ensureObject(store: ResourceStore, wanted: ApiObject, mandatory: boolean): Promise<void> {
   const name = wanted.metadata.name!;
   return retryWhenRaced(store, async () => {
     const cached = store.current('', name)?.object as ApiObject | undefined;
     if (!cached) {
-      await store.create('', deepClone(wanted), { ctx: apiServerContext(), dryRun: false });
+      await store.create('', deepClone(wanted), { ctx: apfContext(), dryRun: false });
       return;
     }
     if (!revise(store.def, cached, wanted, mandatory)) return;
@@ -25,7 +28,7 @@ function ensureObject(store: ResourceStore, wanted: ApiObject, mandatory: boolea
     await store.update('', (current) => {
       if (!current) throw new StatusError(404, 'NotFound', `${name} is gone`);
       return revise(store.def, current, wanted, mandatory) ?? current;
-    }, { ctx: apiServerContext(), dryRun: false, subresource: '', allowCreate: false, name });
+    }, { ctx: apfContext(), dryRun: false, subresource: '', allowCreate: false, name });
   });
 }
 
@@ -35,7 +38,7 @@ async function removeUnwanted(store: ResourceStore, wanted: readonly ApiObject[]
   const unwanted = store.cache.list().map((c) => c.object as ApiObject).filter((o) => !names.has(o.metadata.name) && madeByServer(o));
   await Promise.all(unwanted.map(async (o) => {
     try {
-      await store.delete('', o.metadata.name!, { ctx: apiServerContext(), dryRun: false });
+      await store.delete('', o.metadata.name!, { ctx: apfContext(), dryRun: false });
     } catch (err) {
       if (!(err instanceof StatusError && err.code === 404)) throw err;
     }

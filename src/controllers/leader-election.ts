@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ResourceStore } from '../registry/store.ts';
-import type { RequestContext } from '../apis/kind.ts';
+import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { StatusError } from '../machinery/status.ts';
 import { nowMicroTime } from '../registry/names.ts';
@@ -41,7 +41,7 @@ export function startLeaderElection(opts: LeaderElectionOptions): LeaderElector 
   const identity = opts.identity ?? `${hostname()}_${randomUUID()}`;
   const duration = opts.leaseDurationSeconds ?? 15;
   const retryMs = opts.retryPeriodMs ?? 2000;
-  const ctx: RequestContext = { user: { username: 'system:capstan-leader-election', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [] };
+  const ctx: RequestContext = { user: { username: 'system:capstan-leader-election', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [], fieldManager: CONTROLLER_MANAGER_FIELD_MANAGER };
   let leading = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

@@ -19,6 +19,7 @@ import { nameIsDNSSubdomain, nameIsDNSLabel, nameIsPathSegment } from '../machin
 import { applyDefaults } from '../machinery/schema/defaults.ts';
 import { normalizeAsGoEncodes } from '../machinery/go-encoding.ts';
 import { keepManagedFieldsTimes } from '../machinery/managed-fields-times.ts';
+import { updateTracker } from '../machinery/apply/kind-scope.ts';
 import { uncoveredStructuralErrors, validateStructure } from '../machinery/schema/validate.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
@@ -125,6 +126,8 @@ export class ResourceStore {
   private readonly hooks: StoreHooks;
   /** Over a store whose watch trails its writes (etcd), what this server wrote before the cache saw it. */
   private readonly ownWrites: OwnWrites | undefined;
+  /** Field trackers of the server's own writes, by manager and sub-resource. */
+  private readonly ownTrackers = new Map<string, (obj: ApiObject, old: ApiObject | undefined) => void>();
 
   constructor(def: KindDefinition, storage: Storage, cache?: WatchCache, hooks: StoreHooks = {}) {
     this.def = def;
@@ -148,6 +151,18 @@ export class ResourceStore {
   /** Key prefix of a list: the whole resource, or one namespace. */
   listPrefix(namespace: string): string {
     return this.def.namespaced && namespace ? `${this.keyRoot}${namespace}/` : this.keyRoot;
+  }
+
+  /** How a write records field ownership: as its request asks, or under the manager its context names (the
+   *  server's own loops and controllers), in the stored version. */
+  private fieldTracker(opts: WriteOptions): ((obj: ApiObject, old: ApiObject | undefined) => void) | undefined {
+    if (opts.trackFields) return opts.trackFields;
+    const manager = opts.ctx.fieldManager;
+    if (!manager) return undefined;
+    const key = `${manager}/${opts.ctx.subresource}`;
+    let tracker = this.ownTrackers.get(key);
+    if (!tracker) this.ownTrackers.set(key, tracker = updateTracker(this.def, this.def.storageVersion, opts.ctx.subresource, manager));
+    return tracker;
   }
 
   get storageApiVersion(): string {
@@ -194,7 +209,7 @@ export class ResourceStore {
     normalizeAsGoEncodes(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
-    opts.trackFields?.(obj, undefined);
+    this.fieldTracker(opts)?.(obj, undefined);
     const finish = await this.hooks.beginCreate?.(obj, opts.dryRun);
     return settling(finish, () => this.createPrepared(namespace, obj, opts, generate, versionSet), () => true);
   }
@@ -520,7 +535,7 @@ export class ResourceStore {
       normalizeAsGoEncodes(merged, this.storageSchema);
       applyDefaults(merged, this.storageSchema);
       this.def.defaults?.(merged);
-      opts.trackFields?.(merged, old);
+      this.fieldTracker(opts)?.(merged, old);
       this.def.prepareForUpdate?.(merged, old, opts.ctx);
       return merged;
     }
@@ -530,7 +545,7 @@ export class ResourceStore {
     normalizeAsGoEncodes(obj, this.storageSchema);
     applyDefaults(obj, this.storageSchema);
     this.def.defaults?.(obj);
-    opts.trackFields?.(obj, old);
+    this.fieldTracker(opts)?.(obj, old);
     this.def.prepareForUpdate?.(obj, old, opts.ctx);
     const statusFields = this.def.status ? (this.def.status.statusFields ?? ['status']) : [];
     if (this.def.trackGeneration !== false && specChanged(obj, old, statusFields)) meta.generation = (oldMeta.generation ?? 0) + 1;
