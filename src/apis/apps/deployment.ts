@@ -18,6 +18,7 @@ import {
   defaultTemplate, dropDisabledTemplateFields, canonicalizeTemplate, selectorErrors, templateForReplicaSetErrors,
   selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell,
 } from './workload.ts';
+import { workloadCreateWarnings, workloadUpdateWarnings, warnWhenValid } from '../core/pod-warnings.ts';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -194,10 +195,10 @@ export const deploymentKind: KindDefinition = {
     dropDisabledTemplateFields(specOf(obj), undefined);
   },
   prepareForUpdate,
-  validate: specErrors,
+  validate: (obj, ctx) => warnWhenValid(specErrors(obj), ctx, () => workloadCreateWarnings(obj)),
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return statusErrors(obj, old);
-    return [...specErrors(obj), ...selectorImmutableErrors(obj, old)];
+    return warnWhenValid([...specErrors(obj), ...selectorImmutableErrors(obj, old)], ctx, () => workloadUpdateWarnings(obj, old));
   },
   canonicalize: (obj) => canonicalizeTemplate(specOf(obj)),
 

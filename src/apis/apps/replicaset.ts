@@ -14,6 +14,7 @@ import {
   defaultTemplate, dropDisabledTemplateFields, canonicalizeTemplate, selectorErrors, templateForReplicaSetErrors,
   selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell,
 } from './workload.ts';
+import { workloadCreateWarnings, workloadUpdateWarnings, warnWhenValid } from '../core/pod-warnings.ts';
 import { GROUP } from './deployment.ts';
 
 type Obj = Record<string, any>;
@@ -93,10 +94,10 @@ export const replicaSetKind: KindDefinition = {
   prepareForUpdate(obj, old, ctx: RequestContext) {
     if (ctx.subresource !== 'status') dropDisabledTemplateFields(specOf(obj), specOf(old));
   },
-  validate: specErrors,
+  validate: (obj, ctx) => warnWhenValid(specErrors(obj), ctx, () => workloadCreateWarnings(obj)),
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return statusErrors(obj);
-    return [...specErrors(obj), ...selectorImmutableErrors(obj, old)];
+    return warnWhenValid([...specErrors(obj), ...selectorImmutableErrors(obj, old)], ctx, () => workloadUpdateWarnings(obj, old));
   },
   canonicalize: (obj) => canonicalizeTemplate(specOf(obj)),
 

@@ -7,7 +7,7 @@ import { BETA_STORAGE_CLASS_ANNOTATION } from './persistentvolume-common.ts';
 
 export const MOUNT_OPTIONS_ANNOTATION = 'volume.beta.platform.io/mount-options';
 
-/** Node labels that have a newer name, with what Kubernetes says about each. */
+/** Node labels that have a newer name, with what Kubernetes says about each (pods warn about them too). */
 const DEPRECATED_NODE_LABELS: Record<string, string> = {
   'beta.platform.io/arch': 'deprecated since v1.14; use "platform.io/arch" instead',
   'beta.platform.io/os': 'deprecated since v1.14; use "platform.io/os" instead',
@@ -35,6 +35,23 @@ const MOUNT_OPTION_SOURCES = [
 type Obj = Record<string, any>;
 const isSet = (v: unknown) => v !== undefined && v !== null;
 
+/** nodeapi.GetNodeLabelDeprecatedMessage: what Kubernetes says of a deprecated node label, if it is one. */
+export function deprecatedNodeLabelMessage(label: string): string | undefined {
+  return Object.hasOwn(DEPRECATED_NODE_LABELS, label) ? DEPRECATED_NODE_LABELS[label] : undefined;
+}
+
+/** nodeapi.GetWarningsForNodeSelectorTerm: deprecated node labels in a term's match expressions. */
+export function nodeSelectorTermWarnings(term: Obj | null | undefined, path: string): string[] {
+  const expressions = term?.matchExpressions;
+  const warnings: string[] = [];
+  (Array.isArray(expressions) ? expressions : []).forEach((e: Obj | null, j: number) => {
+    const label = String(e?.key ?? '');
+    const note = deprecatedNodeLabelMessage(label);
+    if (note) warnings.push(`${path}.matchExpressions[${j}].key: ${label} is ${note}`);
+  });
+  return warnings;
+}
+
 /** GetWarningsForPersistentVolume. */
 export function persistentVolumeWarnings(obj: ApiObject): string[] {
   const warnings: string[] = [];
@@ -51,12 +68,7 @@ export function persistentVolumeWarnings(obj: ApiObject): string[] {
   }
   const terms = spec.nodeAffinity?.required?.nodeSelectorTerms;
   (Array.isArray(terms) ? terms : []).forEach((term: Obj | null, i: number) => {
-    const expressions = term?.matchExpressions;
-    (Array.isArray(expressions) ? expressions : []).forEach((e: Obj | null, j: number) => {
-      const label = String(e?.key ?? '');
-      const note = Object.hasOwn(DEPRECATED_NODE_LABELS, label) ? DEPRECATED_NODE_LABELS[label] : undefined;
-      if (note) warnings.push(`spec.nodeAffinity.required.nodeSelectorTerms[${i}].matchExpressions[${j}].key: ${label} is ${note}`);
-    });
+    warnings.push(...nodeSelectorTermWarnings(term, `spec.nodeAffinity.required.nodeSelectorTerms[${i}]`));
   });
   for (const [source, note] of DEPRECATED_PLUGINS) {
     if (isSet(spec[source])) warnings.push(`spec.${source}: ${note}`);

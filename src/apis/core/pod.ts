@@ -9,6 +9,7 @@ import { PodSchema } from './pod-schema.ts';
 import { defaultPodSpec, defaultPodOnly, defaultPodStatus, dropDisabledPodSpecFields, dropDisabledPodStatusFields, canonicalizePodSpec, podQOSClass } from './pod-defaults.ts';
 import { podSpecErrors, podOnlyErrors, podCreateErrors, podUpdateErrors } from './pod-validation.ts';
 import { nowRfc3339 } from '../../registry/names.ts';
+import { podCreateWarnings, warnWhenValid } from './pod-warnings.ts';
 
 type Obj = Record<string, any>;
 const specOf = (o: ApiObject) => (o.spec ?? {}) as Obj;
@@ -153,9 +154,11 @@ export const podKind: KindDefinition = {
   },
   prepareForCreate,
   prepareForUpdate,
-  validate(obj) {
+  validate(obj, ctx) {
     const spec = specOf(obj);
-    return [...podSpecErrors(spec, 'spec', { podName: obj.metadata.name, isPod: true }), ...podOnlyErrors(spec), ...podCreateErrors(spec)];
+    const errs = [...podSpecErrors(spec, 'spec', { podName: obj.metadata.name, isPod: true }), ...podOnlyErrors(spec), ...podCreateErrors(spec)];
+    // Only a create warns: Kubernetes skips a pod update's warnings (a frequent path humans rarely take).
+    return warnWhenValid(errs, ctx, () => podCreateWarnings(obj));
   },
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return statusErrors(obj);
