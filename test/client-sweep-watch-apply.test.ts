@@ -3,26 +3,15 @@
 // client's Watch, pagination and dynamic server-side apply), each compared with Kubernetes v1.32.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { pythonClient, runPython } from './support/python.ts';
 import { until } from './support/until.ts';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 
-const PYTHON = '/usr/bin/python3';
-
-function runPython(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(PYTHON, ['-c', script, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const pythonClient = await runPython('import kubernetes', []).then((r) => r.code === 0, () => false);
 
 const apply = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.ServerSideApply);
 const mergePatch = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);

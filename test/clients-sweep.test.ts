@@ -2,24 +2,13 @@
 // imported, the Python `kubernetes` package) against Capstan, each compared with Kubernetes v1.32.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { pythonClient, runPython } from './support/python.ts';
 
-const PYTHON = '/usr/bin/python3';
-
-function runPython(script: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(PYTHON, ['-c', script, ...args], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr });
-    });
-  });
-}
-
-const pythonClient = await runPython('import kubernetes', []).then((r) => r.code === 0, () => false);
 
 describe('official clients against Capstan', () => {
   let s: TestServer;
