@@ -2,7 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../src/index.ts';
 import YAML from 'yaml';
 import { startTestServer } from './support/capstan.ts';
 
@@ -55,5 +58,19 @@ test('startServer() hands out the admin certificate and key its kubeconfig holds
     assert.deepEqual(review.json().status.userInfo.groups, ['system:masters', 'system:authenticated']);
   } finally {
     await s.stop();
+  }
+});
+
+test('a start whose certificates cannot be made fails with the reason and leaves its store closed for the next start', async () => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'capstan-bad-pki-'));
+  try {
+    await mkdir(join(dataDir, 'pki'), { recursive: true });
+    await writeFile(join(dataDir, 'pki', 'ca.crt'), 'not a certificate');
+    await assert.rejects(startServer({ dataDir, port: 0 }), /pki: .*ca\.crt exists but .*ca\.key does not/);
+    await rm(join(dataDir, 'pki', 'ca.crt'));
+    const s = await startServer({ dataDir, port: 0 });
+    await s.stop();
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
   }
 });
