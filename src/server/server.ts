@@ -116,6 +116,8 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const bindAddress = opts.bindAddress ?? '127.0.0.1';
   // The certificates are made while access control, the store and the bootstrap objects get ready: their files
   // are read and written on the thread pool meanwhile. The start waits for them before it serves.
+  // (Access control keeps its service account key in the same folder: it is made first.)
+  await mkdir(pkiDir(dataDir), { recursive: true, mode: 0o700 });
   const pkiMade = temporary ? temporaryPki(pkiDir(dataDir), bindAddress) : ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
   pkiMade.catch(() => {}); // awaited below; this keeps a failure before then from counting as unhandled
   // Access control reads its files and checks its flags first: a wrong one stops the start here.
