@@ -114,12 +114,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const dataDir = temporary ? await mkdtemp(join(tmpdir(), 'capstan-')) : resolve(opts.dataDir ?? '.capstan');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const bindAddress = opts.bindAddress ?? '127.0.0.1';
-  // The certificates are made while access control, the store and the bootstrap objects get ready: their files
-  // are read and written on the thread pool meanwhile. The start waits for them before it serves.
-  // (Access control keeps its service account key in the same folder: it is made first.)
-  await mkdir(pkiDir(dataDir), { recursive: true, mode: 0o700 });
-  const pkiMade = temporary ? temporaryPki(pkiDir(dataDir), bindAddress) : ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
-  pkiMade.catch(() => {}); // awaited below; this keeps a failure before then from counting as unhandled
+  const pki = temporary ? await temporaryPki(pkiDir(dataDir), bindAddress) : await ensurePki(pkiDir(dataDir), { hosts: [bindAddress] });
   // Access control reads its files and checks its flags first: a wrong one stops the start here.
   const access = await AccessControl.create({ options: opts.access ?? {}, pkiDir: pkiDir(dataDir), log });
   const hiddenMetricsProblem = validateShowHiddenMetricsVersion(opts.showHiddenMetricsForVersion);
@@ -127,6 +122,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const serviceRanges = parseServiceRanges(opts.serviceClusterIPRange, opts.serviceNodePortRange);
   // The audit machinery loads only for a server that audits; a wrong policy stops the start.
   const auditor = opts.audit?.policyFile || opts.audit?.logPath ? await (await import('./audit/setup.ts')).startAudit(opts.audit, log) : undefined;
+  const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
+  const servingKey = opts.tlsPrivateKeyFile ? await readFile(opts.tlsPrivateKeyFile, 'utf8') : pki.servingKeyPem;
+  const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : pki.caCertPem;
+
   // Reads are served from the watch caches, so a file's page cache mostly holds index pages: 16 MiB of it
   // (the OS caches the file too) instead of 64 MiB that a start fills while it loads every object.
   const storage = opts.storage ?? (opts.inMemory ? SqliteStorage.open(':memory:') : SqliteStorage.open(join(dataDir, 'capstan.db'), { cacheSizeKiB: SQLITE_CACHE_KIB }));
@@ -150,25 +149,10 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   // Independent writes: they share commits. The server that opened its own embedded store is its only
   // writer, and nothing is being created yet: its Service allocation repair may free leaked values.
   const ensureFlowControl = () => ensureFlowControlBootstrap((group, resource) => storeIndex.get(`${group}/${resource}`));
-  let pki: Pki;
-  try {
-    [pki] = await Promise.all([
-      pkiMade,
-      ensureNamespaces(namespaces), access.ensureDefaultPolicy(), ensureFlowControl(),
-      repairFromStore(serviceAllocator, storeFor('', 'services'), !opts.storage),
-    ]);
-  } catch (err) {
-    // A start that fails here leaves nothing open behind it.
-    compactor.stop();
-    for (const s of stores.values()) s.cache.stop();
-    if (!opts.storage) await storage.close();
-    access.stop();
-    auditor?.close();
-    throw err;
-  }
-  const servingCert = opts.tlsCertFile ? await readFile(opts.tlsCertFile, 'utf8') : pki.servingCertPem;
-  const servingKey = opts.tlsPrivateKeyFile ? await readFile(opts.tlsPrivateKeyFile, 'utf8') : pki.servingKeyPem;
-  const clientCa = opts.clientCaFile ? await readFile(opts.clientCaFile, 'utf8') : pki.caCertPem;
+  await Promise.all([
+    ensureNamespaces(namespaces), access.ensureDefaultPolicy(), ensureFlowControl(),
+    repairFromStore(serviceAllocator, storeFor('', 'services'), !opts.storage),
+  ]);
 
   let listeningUrl = '';
   const webhooks = new WebhookAdmission({
