@@ -1,6 +1,8 @@
 // Helpers the suites share: turning runs into figures, and the HTTP workloads that the floor and Capstan
 // both get (the same requests, the same client, the same concurrency).
-import type { Context } from '../lib/context.ts';
+import { join } from 'node:path';
+import { BENCH_DIR, type Context } from '../lib/context.ts';
+import { WorkerClient } from '../lib/worker-client.ts';
 import { cpuSeconds } from '../lib/proc.ts';
 import { W } from '../lib/figures.ts';
 import type { Target } from '../lib/tls.ts';
@@ -66,15 +68,21 @@ export async function cpuPerCreateFigures(ctx: Context, system: string, serverPi
   ctx.log(`${system} | create c=50 CPU | server ${s.median.toFixed(1)} µs/req, load generator ${c.median.toFixed(1)} µs/req`);
 }
 
-/** cpuPerCreateFigures for an HTTP system: named ConfigMap creates through the shared load generator. */
-export function httpCpuPerCreateFigures(ctx: Context, system: string, serverPids: number[], target: Target): Promise<void> {
-  return cpuPerCreateFigures(ctx, system, serverPids, ctx.http().pid, async (run, amount) => {
-    const r = await ctx.http().call<AmountResult>({
-      kind: 'autocannon-amount', target, connections: 50, amount,
-      request: { type: 'create-named', namespace: 'default', namePrefix: `cpu-${run}-`, start: 0 },
+/** cpuPerCreateFigures for an HTTP system: named ConfigMap creates from a load-generating process of their
+ *  own, so that its CPU time is theirs alone (and the shared one keeps no state of theirs). */
+export async function httpCpuPerCreateFigures(ctx: Context, system: string, serverPids: number[], target: Target): Promise<void> {
+  const loadgen = new WorkerClient(join(BENCH_DIR, 'loadgen', 'http-worker.ts'));
+  try {
+    await cpuPerCreateFigures(ctx, system, serverPids, loadgen.pid, async (run, amount) => {
+      const r = await loadgen.call<AmountResult>({
+        kind: 'autocannon-amount', target, connections: 50, amount,
+        request: { type: 'create-named', namespace: 'default', namePrefix: `cpu-${run}-`, start: 0 },
+      });
+      return r.ok;
     });
-    return r.ok;
-  });
+  } finally {
+    await loadgen.close();
+  }
 }
 
 export async function putChainFigure(ctx: Context, system: string, target: Target, namespace: string, namePrefix: string): Promise<void> {
