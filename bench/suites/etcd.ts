@@ -51,11 +51,6 @@ export async function etcdSuite(ctx: Context): Promise<void> {
         recordRates(ctx, S, W.put, c, 'ops/s', runs);
       }
     }
-    // The same count of puts of the same values, 50 at a time.
-    await cpuPerCreateFigures(ctx, S, [server.pid], worker.pid, async (run, amount) => {
-      await worker.call({ kind: 'etcd-seed', endpoint, prefix: `/bench/cpu/${run}/`, count: amount, concurrency: 50 });
-      return amount;
-    });
     if (ctx.wants(W.etcdGet)) {
       const runs = await worker.call<RateRun[]>({ kind: 'etcd-get', endpoint, prefix: GET_PREFIX, keys: 10_000, concurrency: 50, shape: ctx.shape });
       recordRates(ctx, S, W.etcdGet, 50, 'ops/s', runs);
@@ -67,6 +62,11 @@ export async function etcdSuite(ctx: Context): Promise<void> {
       ctx.log(`raw etcd | range 10,000 | ${f.median.toFixed(1)} ms (${f.min.toFixed(1)}-${f.max.toFixed(1)})`);
     }
     if (!ctx.quick && ctx.wants(W.etcdWatch)) await watchFigure(ctx, endpoint);
+    // Last, as Capstan's: the same count of puts of the same values, 50 at a time.
+    await cpuPerCreateFigures(ctx, S, [server.pid], worker.pid, async (run, amount) => {
+      await worker.call({ kind: 'etcd-seed', endpoint, prefix: `/bench/cpu/${run}/`, count: amount, concurrency: 50 });
+      return amount;
+    });
     await worker.call({ kind: 'etcd-close' });
   } finally {
     await worker.close();
