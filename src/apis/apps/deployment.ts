@@ -18,7 +18,8 @@ import {
   defaultTemplate, dropDisabledTemplateFields, canonicalizeTemplate, selectorErrors, templateForReplicaSetErrors,
   selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell,
 } from './workload.ts';
-import { workloadCreateWarnings, workloadUpdateWarnings, warnWhenValid } from '../core/pod-warnings.ts';
+import { workloadCreateWarnings, workloadUpdateWarnings } from '../core/pod-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -14,7 +14,8 @@ import {
   defaultTemplate, dropDisabledTemplateFields, canonicalizeTemplate, selectorErrors, templateForReplicaSetErrors,
   selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell,
 } from './workload.ts';
-import { workloadCreateWarnings, workloadUpdateWarnings, warnWhenValid } from '../core/pod-warnings.ts';
+import { workloadCreateWarnings, workloadUpdateWarnings } from '../core/pod-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 import { GROUP } from './deployment.ts';
 
 type Obj = Record<string, any>;

@@ -14,6 +14,7 @@ import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { errorWithGoValue, goPointer, goStruct } from '../../machinery/go-format.ts';
 import { persistentVolumeWarnings, mountOptionAnnotationErrors } from './persistentvolume-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 import { persistentVolumeSourceProperties, SOURCE_NAMES, defaultSources, persistentVolumeSourceErrors, type Sources } from './persistentvolume-sources.ts';
 import {
   VolumeNodeAffinity, nodeSelectorErrors, accessModeErrors, accessModesText, classNameErrors, storageFeatureGates,
@@ -207,12 +208,6 @@ function capacityText(obj: ApiObject): string {
   try { return value === undefined ? '0' : quantityFromJSON(value).toString(); } catch { return String(value); }
 }
 
-/** Kubernetes warns about a volume only once it is valid. */
-function warnWhenValid(obj: ApiObject, ctx: RequestContext, errs: FieldError[]): FieldError[] {
-  if (errs.length === 0) ctx.warnings.push(...persistentVolumeWarnings(obj));
-  return errs;
-}
-
 export const persistentVolumeKind: KindDefinition = {
   group: '',
   kind: 'PersistentVolume',
@@ -233,11 +228,11 @@ export const persistentVolumeKind: KindDefinition = {
   },
   prepareForUpdate,
   validate(obj, ctx) {
-    return warnWhenValid(obj, ctx, [...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...mountOptionAnnotationErrors(obj)]);
+    return warnWhenValid([...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...mountOptionAnnotationErrors(obj)], ctx, () => persistentVolumeWarnings(obj));
   },
   validateUpdate(obj, old, ctx) {
     if (ctx.subresource === 'status') return [];
-    return warnWhenValid(obj, ctx, [...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...mountOptionAnnotationErrors(obj), ...updateErrors(obj, old)]);
+    return warnWhenValid([...persistentVolumeSpecErrors(specOf(obj), obj.metadata.name ?? '', 'spec', false), ...mountOptionAnnotationErrors(obj), ...updateErrors(obj, old)], ctx, () => persistentVolumeWarnings(obj));
   },
   canonicalize: (obj) => canonicalizeResourceList(specOf(obj).capacity ?? undefined),
 

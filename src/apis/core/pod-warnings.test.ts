@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { podCreateWarnings, podTemplateWarnings, workloadCreateWarnings, workloadUpdateWarnings, claimSpecWarnings, warnWhenValid } from './pod-warnings.ts';
-import { apiServerContext } from '../kind.ts';
-import { required } from '../../machinery/field-errors.ts';
+import { podCreateWarnings, podTemplateWarnings, workloadCreateWarnings, workloadUpdateWarnings, claimSpecWarnings } from './pod-warnings.ts';
 import type { ApiObject } from '../meta/v1.ts';
 
 const pod = (spec: Record<string, unknown>, annotations?: Record<string, string>, name = 'p'): ApiObject =>
@@ -169,13 +167,8 @@ test('workloads warn about their name and template on create, and on update only
   ]);
 });
 
-test('claim spec warnings and warnWhenValid', () => {
+test('claim spec warnings', () => {
   assert.deepEqual(claimSpecWarnings({ resources: { limits: { storage: '1Gi' }, requests: { storage: '0.1' } } }, 'spec'), [
     'spec.resources.requests[storage]: fractional byte value "100m" is invalid, must be an integer',
   ]);
-  const ctx = apiServerContext();
-  warnWhenValid([required('spec')], ctx, () => ['never']);
-  assert.deepEqual(ctx.warnings, []);
-  warnWhenValid([], ctx, () => ['once']);
-  assert.deepEqual(ctx.warnings, ['once']);
 });

@@ -3,8 +3,6 @@
 // annotations and volume plugins, fractional byte quantities, duplicates that apply would drop, ports that
 // collide, and settings that have no effect. Warnings never refuse a write.
 import type { ApiObject } from '../meta/v1.ts';
-import type { RequestContext } from '../kind.ts';
-import type { FieldError } from '../../machinery/field-errors.ts';
 import { goQuote } from '../../machinery/go-format.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { isDNS1123Label } from '../../machinery/validation/strings.ts';
@@ -325,10 +323,4 @@ export function workloadCreateWarnings(obj: ApiObject): string[] {
 export function workloadUpdateWarnings(obj: ApiObject, old: ApiObject): string[] {
   if (obj.metadata.generation === old.metadata.generation) return [];
   return podTemplateWarnings((obj.spec as Obj | undefined)?.template, 'spec.template');
-}
-
-/** Kubernetes computes a write's warnings only once the object has passed validation. */
-export function warnWhenValid(errs: FieldError[], ctx: RequestContext, warnings: () => string[]): FieldError[] {
-  if (errs.length === 0) ctx.warnings.push(...warnings());
-  return errs;
 }

@@ -9,7 +9,8 @@ import { PodSchema } from './pod-schema.ts';
 import { defaultPodSpec, defaultPodOnly, defaultPodStatus, dropDisabledPodSpecFields, dropDisabledPodStatusFields, canonicalizePodSpec, podQOSClass } from './pod-defaults.ts';
 import { podSpecErrors, podOnlyErrors, podCreateErrors, podUpdateErrors } from './pod-validation.ts';
 import { nowRfc3339 } from '../../registry/names.ts';
-import { podCreateWarnings, warnWhenValid } from './pod-warnings.ts';
+import { podCreateWarnings } from './pod-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 
 type Obj = Record<string, any>;
 const specOf = (o: ApiObject) => (o.spec ?? {}) as Obj;
