@@ -166,6 +166,22 @@ describe('SqliteStorage', () => {
     }
   });
 
+  it('takes back the key index entries of a transaction that failed as a whole', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      // One batch: the second write breaks the log's NOT NULL constraint after the first was appended.
+      const results = await Promise.allSettled([s.create('/r/a', 'a'), s.create('/r/b', null as unknown as string)]);
+      assert.deepEqual(results.map((r) => r.status), ['rejected', 'rejected']);
+      const before = await s.currentRevision();
+      const a = await s.create('/r/a', 'a');
+      assert.equal(a.modRevision, before + 1);
+      assert.deepEqual((await s.get('/r/a')).kv, a);
+      assert.deepEqual((await s.range('/r/')).kvs, [a]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('refuses a second opener of the same file while the first has it', async () => {
     const { dir, remove } = await tempDir();
     const path = join(dir, 'state.db');
