@@ -4,17 +4,9 @@
 import type { ApiObject } from '../meta/v1.ts';
 import { type FieldError, forbidden } from '../../machinery/field-errors.ts';
 import { BETA_STORAGE_CLASS_ANNOTATION } from './persistentvolume-common.ts';
+import { nodeSelectorTermWarnings } from './node-label-warnings.ts';
 
 export const MOUNT_OPTIONS_ANNOTATION = 'volume.beta.platform.io/mount-options';
-
-/** Node labels that have a newer name, with what Kubernetes says about each (pods warn about them too). */
-const DEPRECATED_NODE_LABELS: Record<string, string> = {
-  'beta.platform.io/arch': 'deprecated since v1.14; use "platform.io/arch" instead',
-  'beta.platform.io/os': 'deprecated since v1.14; use "platform.io/os" instead',
-  'failure-domain.beta.platform.io/region': 'deprecated since v1.17; use "topology.platform.io/region" instead',
-  'failure-domain.beta.platform.io/zone': 'deprecated since v1.17; use "topology.platform.io/zone" instead',
-  'beta.platform.io/instance-type': 'deprecated since v1.17; use "node.platform.io/instance-type" instead',
-};
 
 /** Volume plugins that no longer work, in the order Kubernetes checks them. */
 const DEPRECATED_PLUGINS: [source: string, note: string][] = [
@@ -34,23 +26,6 @@ const MOUNT_OPTION_SOURCES = [
 
 type Obj = Record<string, any>;
 const isSet = (v: unknown) => v !== undefined && v !== null;
-
-/** nodeapi.GetNodeLabelDeprecatedMessage: what Kubernetes says of a deprecated node label, if it is one. */
-export function deprecatedNodeLabelMessage(label: string): string | undefined {
-  return Object.hasOwn(DEPRECATED_NODE_LABELS, label) ? DEPRECATED_NODE_LABELS[label] : undefined;
-}
-
-/** nodeapi.GetWarningsForNodeSelectorTerm: deprecated node labels in a term's match expressions. */
-export function nodeSelectorTermWarnings(term: Obj | null | undefined, path: string): string[] {
-  const expressions = term?.matchExpressions;
-  const warnings: string[] = [];
-  (Array.isArray(expressions) ? expressions : []).forEach((e: Obj | null, j: number) => {
-    const label = String(e?.key ?? '');
-    const note = deprecatedNodeLabelMessage(label);
-    if (note) warnings.push(`${path}.matchExpressions[${j}].key: ${label} is ${note}`);
-  });
-  return warnings;
-}
 
 /** GetWarningsForPersistentVolume. */
 export function persistentVolumeWarnings(obj: ApiObject): string[] {

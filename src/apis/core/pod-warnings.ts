@@ -6,7 +6,7 @@ import type { ApiObject } from '../meta/v1.ts';
 import { goQuote } from '../../machinery/go-format.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { isDNS1123Label } from '../../machinery/validation/strings.ts';
-import { deprecatedNodeLabelMessage, nodeSelectorTermWarnings } from './persistentvolume-warnings.ts';
+import { deprecatedNodeLabelMessage, nodeSelectorTermWarnings } from './node-label-warnings.ts';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
