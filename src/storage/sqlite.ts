@@ -284,8 +284,6 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
   private flushing: PendingRound[] = [];
   /** Which rows each key has in the log (committed ones too: reads find the newest at their revision). */
   private readonly index = new KeyIndex();
-  /** Keys the transaction being built appended to the index, in order, to take back if it rolls back. */
-  private appended: string[] = [];
   /** Why the store stopped (its WAL could not be flushed). */
   private broken: Error | undefined;
   private compacted: number;
@@ -561,7 +559,6 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     let rev = this.rev;
     const results: Array<KeyValue | StorageError> = [];
     const events: WatchEvent[] = [];
-    this.appended = [];
     try {
       this.sql.begin.run();
       for (const op of batch) {
@@ -582,7 +579,8 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
       } catch {
         // The rollback failing leaves nothing more to undo here.
       }
-      for (const key of this.appended.reverse()) this.index.dropNewest(key);
+      // Each event is one row the index was given: take them back, newest first.
+      for (const e of events.reverse()) this.index.dropNewest(e.kv.key);
       for (const op of batch) op.done.reject(err as Error);
       return undefined;
     }
@@ -597,7 +595,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     if (op.kind === 'create') {
       if (current) return new KeyExistsError(op.key);
       this.sql.insertLog.run(rev, op.key, op.value, 1, 0, rev, Math.abs(newest));
-      this.appendToIndex(op.key, rev, false);
+      this.index.append(op.key, rev, false);
       const kv = { key: op.key, value: op.value, createRevision: rev, modRevision: rev };
       return { kv, event: { type: 'put', kv } };
     }
@@ -607,19 +605,14 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     }
     if (op.kind === 'update') {
       this.sql.insertLog.run(rev, op.key, op.value, 0, 0, current.createRevision, current.modRevision);
-      this.appendToIndex(op.key, rev, false);
+      this.index.append(op.key, rev, false);
       const kv = { key: op.key, value: op.value, createRevision: current.createRevision, modRevision: rev };
       return { kv, event: { type: 'put', kv, prevKv: current } };
     }
     this.sql.insertLog.run(rev, op.key, current.value, 0, 1, current.createRevision, current.modRevision);
-    this.appendToIndex(op.key, rev, true);
+    this.index.append(op.key, rev, true);
     const kv = { ...current, modRevision: rev };
     return { kv, event: { type: 'delete', kv, prevKv: current } };
-  }
-
-  private appendToIndex(key: string, rev: number, tombstone: boolean): void {
-    this.index.append(key, rev, tombstone);
-    this.appended.push(key);
   }
 
   // ---- watch ----
