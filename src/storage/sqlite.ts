@@ -465,15 +465,10 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
         if (!this.broken) this.fail(err);
       } else {
         // Everything written before this flush began is on disk: this round and the ones before it.
-        while (this.flushing.length > 0 && this.flushing[0].revision <= round.revision) this.settle(this.flushFinished());
+        while (this.flushing.length > 0 && this.flushing[0].revision <= round.revision) this.settle(this.flushing.shift()!);
       }
       this.afterDiskWork();
     });
-  }
-
-  /** Takes the oldest flushing round off the list. */
-  private flushFinished(): PendingRound {
-    return this.flushing.shift()!;
   }
 
   /** A flush ended: checkpoint once nothing flushes and one is due, or go on committing. */
@@ -538,7 +533,7 @@ export class SqliteStorage implements Storage, KnowsRevisionNow {
     this.broken = err;
     const failure = this.unavailable();
     const unanswered = [...(round?.batch ?? [])];
-    while (this.flushing.length > 0) unanswered.push(...this.flushFinished().batch);
+    while (this.flushing.length > 0) unanswered.push(...this.flushing.shift()!.batch);
     for (const op of [...unanswered, ...this.queue.splice(0)]) op.done.reject(failure);
     for (const w of [...this.watchers]) this.endWatch(w, failure);
   }
