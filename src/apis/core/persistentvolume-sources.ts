@@ -319,15 +319,20 @@ function fcErrors(src: Source, at: string): FieldError[] {
   return errs;
 }
 
-function flexErrors(src: Source, at: string): FieldError[] {
-  const errs = requiredField(src, 'driver', at);
-  // Option keys in the API server's own namespaces are reserved for the system.
-  for (const k of Object.keys((src.options as Record<string, string> | undefined) ?? {})) {
+/** A flexVolume's option keys in the API server's own namespaces are reserved (pod volumes and persistent volumes alike). */
+export function flexVolumeOptionErrors(options: unknown, at: string): FieldError[] {
+  const keys = options && typeof options === 'object' && !Array.isArray(options) ? Object.keys(options) : [];
+  const errs: FieldError[] = [];
+  for (const k of keys) {
     const namespace = k.includes('/') ? k.slice(0, k.indexOf('/')) : k;
     const normalized = '.' + namespace.toLowerCase();
     if (normalized.endsWith('.platform.io') || normalized.endsWith('.svc.io')) errs.push(invalid(key(child(at, 'options'), k), k, 'platform.io and svc.io namespaces are reserved'));
   }
   return errs;
+}
+
+function flexErrors(src: Source, at: string): FieldError[] {
+  return [...requiredField(src, 'driver', at), ...flexVolumeOptionErrors(src.options, at)];
 }
 
 /** Kubernetes' ValidateCSIDriverName: a DNS subdomain of at most 63 characters. */

@@ -1,14 +1,14 @@
 // Pod volume validation as Kubernetes v1.32 does it (validateVolumes, validateVolumeSource and the per-source
 // checks), with its field paths and messages, quirks included: downward API items are reported without
 // their index, a projected token's missing path at `projected.path`.
-import { type FieldError, invalid, required, forbidden, notSupported, duplicate, child, index, key } from '../../machinery/field-errors.ts';
+import { type FieldError, invalid, required, forbidden, notSupported, duplicate, child, index } from '../../machinery/field-errors.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/strings.ts';
 import { validateAnnotations, validateLabels, validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { resourceQuantityErrors } from './resource-quantity.ts';
 import { VOLUME_SOURCES } from './volume-schema.ts';
 import { claimSpecErrors } from './persistentvolumeclaim.ts';
-import { csiDriverNameErrors } from './persistentvolume-sources.ts';
+import { csiDriverNameErrors, flexVolumeOptionErrors } from './persistentvolume-sources.ts';
 import { errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
 
 type Obj = Record<string, any>;
@@ -341,12 +341,7 @@ function vendorErrors(kind: string, s: Obj, path: string): FieldError[] {
       break;
     case 'flexVolume':
       if (!s.driver) errs.push(required(child(path, 'driver')));
-      for (const k of Object.keys(isObj(s.options) ? s.options : {})) {
-        const ns = k.includes('/') ? k.slice(0, k.indexOf('/')) : k;
-        const normalized = '.' + ns.toLowerCase();
-        // As for a persistent volume's flexVolume: both of the API server's own namespaces are reserved.
-        if (normalized.endsWith('.platform.io') || normalized.endsWith('.svc.io')) errs.push(invalid(key(child(path, 'options'), k), k, 'platform.io and svc.io namespaces are reserved'));
-      }
+      errs.push(...flexVolumeOptionErrors(s.options, path));
       break;
     case 'fc': {
       const wwns = list<string>(s.targetWWNs), wwids = list<string>(s.wwids);
