@@ -4,10 +4,10 @@
 // token usable for signing.
 import { CompactSign } from '../auth/authn/jose.ts';
 import YAML from '../machinery/yaml.ts';
-import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { StatusError } from '../machinery/status.ts';
+import { controllerContext } from './client.ts';
 import {
   BOOTSTRAP_NAMESPACE, BOOTSTRAP_SECRET_PREFIX, BOOTSTRAP_SECRET_TYPE, BOOTSTRAP_TOKEN_PATTERN, BootstrapKeys,
   bootstrapTokenExpired, secretValue, type SecretLike,
@@ -28,10 +28,6 @@ export function controllerEnabled(name: string, list: readonly string[] = ['*'])
 }
 
 const RESYNC_MS = 5_000;
-
-function controllerCtx(name: string): RequestContext {
-  return { user: { username: `system:serviceaccount:kube-system:${name}`, groups: ['system:serviceaccounts', 'system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [], fieldManager: CONTROLLER_MANAGER_FIELD_MANAGER };
-}
 
 function bootstrapSecrets(secrets: ResourceStore): (SecretLike & ApiObject)[] {
   return secrets.cache.list(secrets.listPrefix(BOOTSTRAP_NAMESPACE))
@@ -72,7 +68,7 @@ function loop(stores: ResourceStore[], work: () => Promise<number | undefined>, 
 }
 
 export function startTokenCleaner(deps: { secrets: ResourceStore; log(line: string): void }): { stop(): void } {
-  const ctx = controllerCtx('token-cleaner');
+  const ctx = controllerContext('token-cleaner');
   return loop([deps.secrets], async () => {
     let next: number | undefined;
     const now = Date.now();
@@ -125,7 +121,7 @@ export interface BootstrapSignerDeps {
 }
 
 export function startBootstrapSigner(deps: BootstrapSignerDeps): { stop(): void } {
-  const ctx = controllerCtx('bootstrap-signer');
+  const ctx = controllerContext('bootstrap-signer');
   return loop([deps.secrets, deps.configMaps], async () => {
     const existing = deps.configMaps.current(CLUSTER_INFO_NAMESPACE, CLUSTER_INFO_NAME)?.object as ApiObject | undefined;
     const data: Record<string, string> = { ...((existing?.data as Record<string, string> | undefined) ?? {}) };

@@ -2,7 +2,7 @@
 // namespace's `kubernetes` finalizer so the namespace itself goes away.
 import type { Storage } from '../storage/interface.ts';
 import type { ResourceStore } from '../registry/store.ts';
-import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
+import { controllerContext } from './client.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { StatusError } from '../machinery/status.ts';
 import { nowRfc3339 } from '../registry/names.ts';
@@ -18,7 +18,7 @@ export interface NamespaceControllerDeps {
 const RESYNC_MS = 1000;
 
 export function startNamespaceController(deps: NamespaceControllerDeps): { stop(): void } {
-  const ctx: RequestContext = { user: { username: 'system:serviceaccount:kube-system:namespace-controller', groups: ['system:masters'] }, version: 'v1', subresource: '', dryRun: false, warnings: [], fieldManager: CONTROLLER_MANAGER_FIELD_MANAGER };
+  const ctx = controllerContext('namespace-controller');
   const pending = new Set<string>();
   let running = false;
   let stopped = false;
