@@ -67,7 +67,8 @@ function writeAtomically(path, contents) {
 export async function build(root = PACKAGE_ROOT, dir = BUNDLE_DIR) {
   dir = resolve(root, dir);
   const { build: esbuild } = await import('esbuild');
-  const builtAt = Date.now();
+  mkdirSync(dir, { recursive: true });
+  const builtAt = fileClockNow(dir);
   const result = await esbuild({
     absWorkingDir: root,
     entryPoints: [CLI_SOURCE],
@@ -86,7 +87,6 @@ export async function build(root = PACKAGE_ROOT, dir = BUNDLE_DIR) {
     write: false,
     logLevel: 'warning',
   });
-  mkdirSync(dir, { recursive: true });
   const written = new Set([RECORD]);
   for (const file of result.outputFiles) {
     writeAtomically(file.path, file.contents);
@@ -99,6 +99,21 @@ export async function build(root = PACKAGE_ROOT, dir = BUNDLE_DIR) {
   writeAtomically(join(dir, RECORD), JSON.stringify({ entry: entry.slice(dir.length + 1), builtAt, inputs }, null, 1));
   removeOldOutputs(dir, written);
   return entry;
+}
+
+/**
+ * Now, as the file system stamps files (read from a file made for the purpose). Date.now() counts whole
+ * milliseconds while file times carry fractions of one, so a source written in the millisecond a build
+ * starts would look newer than the build, and the bundle stale, after it.
+ */
+function fileClockNow(dir) {
+  const probe = join(dir, `.clock.${process.pid}`);
+  closeSync(openSync(probe, 'w'));
+  try {
+    return statSync(probe).mtimeMs;
+  } finally {
+    unlinkSync(probe);
+  }
 }
 
 /** Drops outputs of earlier builds once no start could still need them. */
