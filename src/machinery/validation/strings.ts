@@ -477,7 +477,6 @@ export function parseIP(s: string): IPBytes | undefined {
   return undefined;
 }
 
-/** The 4-byte form of an IPv4 or IPv4-mapped IPv6 address (Go's IP.To4). */
 /** The IPv4 address of a 4-byte or IPv4-mapped IPv6 address, as Go's net.IP.To4; undefined for any other. */
 export function to4(ip: IPBytes): IPBytes | undefined {
   if (ip.length === 4) return ip;
