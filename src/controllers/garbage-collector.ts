@@ -13,7 +13,7 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import { syncCache } from '../registry/list.ts';
 import { SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/gc-finalizers.ts';
-import { controllerContext, isConflict, isNotFound, updateObject, withoutFinalizer } from './client.ts';
+import { controllerContext, isConflict, isDeletionCandidate, isNotFound, updateObject, withoutFinalizer } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 import { splitApiVersion } from '../machinery/group-version.ts';
@@ -72,7 +72,7 @@ const groupOf = (apiVersion: string) => splitApiVersion(apiVersion).group;
 
 const hasFinalizer = (obj: ApiObject, f: string) => Array.isArray(obj.metadata?.finalizers) && obj.metadata.finalizers.includes(f);
 /** Being deleted, with the dependents to be deleted first. */
-const deletingDependents = (obj: ApiObject) => !!obj.metadata?.deletionTimestamp && hasFinalizer(obj, FOREGROUND_FINALIZER);
+const deletingDependents = (obj: ApiObject) => isDeletionCandidate(obj, FOREGROUND_FINALIZER);
 function setOwnerReferences(obj: ApiObject, refs: OwnerReference[]): void {
   const meta = obj.metadata as { ownerReferences?: OwnerReference[] };
   if (refs.length) meta.ownerReferences = refs; else delete meta.ownerReferences;
