@@ -3,13 +3,13 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { warnings } from './support/write-helpers.ts';
 
 const NS = 'default';
 const PODS = `/api/v1/namespaces/${NS}/pods`;
 const DEPLOYMENTS = `/apis/apps/v1/namespaces/${NS}/deployments`;
 const REPLICASETS = `/apis/apps/v1/namespaces/${NS}/replicasets`;
 const json = (v: unknown) => JSON.stringify(v);
-const header = (texts: string[]) => texts.map((t) => `299 - ${JSON.stringify(t)}`).join(', ');
 
 const template = (spec: Record<string, unknown> = {}, annotations?: Record<string, string>) => ({
   metadata: { labels: { app: 'web' }, ...(annotations ? { annotations } : {}) },
@@ -37,13 +37,13 @@ describe('pod and pod-template warnings', () => {
       },
     }) });
     assert.equal(r.status, 201, r.body);
-    assert.equal(r.headers.warning, header([
+    assert.deepEqual(warnings(r), [
       'spec.nodeSelector[beta.platform.io/os]: deprecated since v1.14; use "platform.io/os" instead',
       'spec.volumes[0].gitRepo: deprecated in v1.11',
       'spec.containers[0].env[1]: hides previous definition of "A", which may be dropped when using apply',
       'spec.containers[0].ports[1]: duplicate port definition with spec.containers[0].ports[0]',
       'spec.terminationGracePeriodSeconds: must be >= 0; negative values are invalid and will be treated as 1',
-    ]));
+    ]);
   });
 
   it('a pod update gives no warnings, and neither does an invalid pod', async () => {
@@ -52,10 +52,10 @@ describe('pod and pod-template warnings', () => {
     pod.metadata.labels = { touched: 'yes' };
     const r = await s.request('PUT', `${PODS}/warned`, { body: json(pod) });
     assert.equal(r.status, 200, r.body);
-    assert.equal(r.headers.warning, undefined);
+    assert.deepEqual(warnings(r), []);
     const invalid = await s.request('POST', PODS, { body: json({ metadata: { name: 'bad' }, spec: { nodeSelector: { 'beta.platform.io/os': 'linux' }, containers: [{ name: 'c' }] } }) });
     assert.equal(invalid.status, 422, invalid.body);
-    assert.equal(invalid.headers.warning, undefined);
+    assert.deepEqual(warnings(invalid), []);
   });
 
   it('a pod whose name is not a DNS label, with a deprecated AppArmor annotation', async () => {
@@ -64,10 +64,10 @@ describe('pod and pod-template warnings', () => {
       spec: { containers: [{ name: 'c', image: 'nginx' }] },
     }) });
     assert.equal(r.status, 201, r.body);
-    assert.equal(r.headers.warning, header([
+    assert.deepEqual(warnings(r), [
       'metadata.annotations[container.apparmor.security.beta.platform.io/c]: deprecated since v1.30; use the "appArmorProfile" field instead',
       "metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
-    ]));
+    ]);
   });
 
   it('a Deployment warns under spec.template on create and on an update that changes its generation', async () => {
@@ -75,24 +75,24 @@ describe('pod and pod-template warnings', () => {
     const created = await s.request('POST', DEPLOYMENTS, { body: json(workload('web', tpl)) });
     assert.equal(created.status, 201, created.body);
     const zone = 'spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key: failure-domain.beta.platform.io/zone is deprecated since v1.17; use "topology.platform.io/zone" instead';
-    assert.equal(created.headers.warning, header([zone]));
+    assert.deepEqual(warnings(created), [zone]);
 
     const labelsOnly = await s.request('PATCH', `${DEPLOYMENTS}/web`, { body: json({ metadata: { labels: { x: 'y' } } }), headers: { 'content-type': 'application/merge-patch+json' } });
     assert.equal(labelsOnly.status, 200, labelsOnly.body);
-    assert.equal(labelsOnly.headers.warning, undefined);
+    assert.deepEqual(warnings(labelsOnly), []);
 
     const replicas = await s.request('PATCH', `${DEPLOYMENTS}/web`, { body: json({ spec: { replicas: 3 } }), headers: { 'content-type': 'application/merge-patch+json' } });
     assert.equal(replicas.status, 200, replicas.body);
-    assert.equal(replicas.headers.warning, header([zone]));
+    assert.deepEqual(warnings(replicas), [zone]);
   });
 
   it('a ReplicaSet warns about its name and its template', async () => {
     const r = await s.request('POST', REPLICASETS, { body: json(workload('rs.v1', template({ imagePullSecrets: [{ name: 'x' }, { name: 'x' }] }))) });
     assert.equal(r.status, 201, r.body);
-    assert.equal(r.headers.warning, header([
+    assert.deepEqual(warnings(r), [
       'metadata.name: this is used in Pod names and hostnames, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]',
       'spec.template.spec.imagePullSecrets[1].name: duplicate name "x"',
-    ]));
+    ]);
   });
 
   it('kubectl prints the warnings on stderr', async () => {
