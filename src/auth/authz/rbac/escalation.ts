@@ -2,9 +2,8 @@
 // validation.Covers and ConfirmNoEscalation), unless it may `escalate` (roles) or `bind` (bindings).
 import type { UserInfo } from '../../../apis/kind.ts';
 import type { PolicyRule } from '../types.ts';
-import { goQuote, goQuoteList } from '../../../machinery/go-format.ts';
+import { aggregate, goQuote, goQuoteList } from '../../../machinery/go-format.ts';
 import type { RuleResolver } from './resolver.ts';
-import { aggregate } from '../../../machinery/go-format.ts';
 
 const ALL = '*';
 
