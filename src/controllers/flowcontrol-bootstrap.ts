@@ -10,6 +10,7 @@ import { StatusError } from '../machinery/status.ts';
 import { deepClone } from '../machinery/schema/walk.ts';
 import { retryWhenRaced } from '../registry/retry-when-raced.ts';
 import type { ResourceStore } from '../registry/store.ts';
+import { isNotFound } from './client.ts';
 
 /** Kubernetes' flow control configuration producer writes under a field manager of its own. */
 const apfContext = () => apiServerContext('', 'api-priority-and-fairness-config-producer-v1');
@@ -40,7 +41,7 @@ async function removeUnwanted(store: ResourceStore, wanted: readonly ApiObject[]
     try {
       await store.delete('', o.metadata.name!, { ctx: apfContext(), dryRun: false });
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 404)) throw err;
+      if (!isNotFound(err)) throw err;
     }
   }));
 }
