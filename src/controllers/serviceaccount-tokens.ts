@@ -63,8 +63,8 @@ export function startServiceAccountTokensController(deps: ServiceAccountTokensCo
     }, { uid: secret.metadata.uid });
   }, { name: 'serviceaccount-token controller', log: deps.log });
 
-  const tokenSecretsOf = (namespace: string, saName: string) => deps.secrets.cache.list()
-    .filter((c) => c.namespace === namespace && (c.object as TokenSecret).type === SERVICE_ACCOUNT_TOKEN_TYPE
+  const tokenSecretsOf = (namespace: string, saName: string) => deps.secrets.cache.list(deps.secrets.listPrefix(namespace))
+    .filter((c) => (c.object as TokenSecret).type === SERVICE_ACCOUNT_TOKEN_TYPE
       && (c.object as TokenSecret).metadata.annotations?.[SERVICE_ACCOUNT_NAME_ANNOTATION] === saName);
 
   const informer = startInformer({
