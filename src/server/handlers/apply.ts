@@ -14,8 +14,8 @@ import type { ServedResource } from '../apis.ts';
 import { apiVersionFromAlias } from '../group-alias.ts';
 import type { Representation } from '../negotiate.ts';
 import type { QueryParams } from '../params.ts';
-import { sendJsonText, warningHeader, type Response } from '../respond.ts';
-import { checkName, encodeFor, type ResourceHandlerDeps } from './resources.ts';
+import { sendJsonText, sendObject, warningHeader, type Response } from '../respond.ts';
+import { checkName, encodeFor, validateWrite, viewAnswer, type ResourceHandlerDeps } from './resources.ts';
 import { writeOptions } from '../../admission/operation-options.ts';
 import { parentEntriesFromScale, scaleEntriesFromParent, scaleScope } from '../../machinery/apply/scale.ts';
 
@@ -56,7 +56,7 @@ export async function serverSideApply(
     return obj;
   }, {
     ctx, dryRun: params.dryRun, subresource: statusOnly ? sub : '', allowCreate: !statusOnly, name,
-    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) }) : undefined,
+    validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
@@ -107,8 +107,8 @@ async function applyToScale(
     return next;
   }, {
     ctx, dryRun: params.dryRun, subresource: '', allowCreate: false, name, transformKeepsCurrent: false,
-    validateAdmission: (obj, old) => deps.admission.validates ? deps.admission.validate({ operation: 'UPDATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions('UpdateOptions', params) }) : undefined,
+    validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   const scale = view.get!(result.object as ApiObject);
-  sendJsonText(res, 200, rep, JSON.stringify(served.alias ? served.alias.object(scale) : scale), warningHeader(ctx.warnings), params.pretty);
+  sendObject(res, 200, rep, viewAnswer(served, scale), warningHeader(ctx.warnings), params.pretty);
 }

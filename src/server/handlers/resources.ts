@@ -111,7 +111,7 @@ export function encodeFor(served: ServedResource, obj: CachedObject | { object: 
 }
 
 /** A view's object (Scale, approval ...) as the client sees it: in the group name it asked for when it is the resource's. */
-function viewAnswer(served: ServedResource, obj: ApiObject): ApiObject {
+export function viewAnswer(served: ServedResource, obj: ApiObject): ApiObject {
   return served.alias ? served.alias.object(obj) : obj;
 }
 
@@ -224,7 +224,7 @@ function decodeViewBody(served: ServedResource, view: ViewSubresource, body: Buf
 
 /** Validating admission of what an update or patch writes (an update that creates is a CREATE), for the store
  *  to call once the object is final; nothing to wait for without validating admission. */
-function validateWrite(deps: ResourceHandlerDeps, served: ServedResource, namespace: string, name: string, ctx: RequestContext, params: QueryParams): UpdateOptions['validateAdmission'] {
+export function validateWrite(deps: ResourceHandlerDeps, served: ServedResource, namespace: string, name: string, ctx: RequestContext, params: QueryParams): UpdateOptions['validateAdmission'] {
   return (obj, old) => deps.admission.validates
     ? deps.admission.validate({ operation: old ? 'UPDATE' : 'CREATE', served, namespace, name, object: obj, oldObject: old, ctx, options: writeOptions(old ? 'UpdateOptions' : 'CreateOptions', params) })
     : undefined;
