@@ -21,13 +21,19 @@ export function storageSchemaOf(def: KindDefinition): TSchema {
   return v.schema;
 }
 
-const types = new WeakMap<KindDefinition, TypeRef>();
 const resets = new WeakMap<KindDefinition, Map<string, FieldSet | undefined>>();
 
-function typeOf(def: KindDefinition): TypeRef {
-  let t = types.get(def);
-  if (!t) { t = rootType(storageSchemaOf(def)); types.set(def, t); }
+const types = new WeakMap<TSchema, TypeRef>();
+
+/** The field manager's type of objects of `schema`, made once per schema (its atoms are cached by it). */
+function typeOfSchema(schema: TSchema): TypeRef {
+  let t = types.get(schema);
+  if (!t) { t = rootType(schema); types.set(schema, t); }
   return t;
+}
+
+function typeOf(def: KindDefinition): TypeRef {
+  return typeOfSchema(storageSchemaOf(def));
 }
 
 /** True for `status` and the sub-resources the kind declares to behave like it. */
@@ -85,7 +91,7 @@ export function versionConverterOf(def: KindDefinition): VersionConverter | unde
       if (forms.has(apiVersion)) continue;
       if (v.fromStorage && v.toStorage) {
         shapes = true;
-        forms.set(apiVersion, { type: versionTypeOf(v.schema), toStorage: v.toStorage, fromStorage: v.fromStorage });
+        forms.set(apiVersion, { type: typeOfSchema(v.schema), toStorage: v.toStorage, fromStorage: v.fromStorage });
       } else {
         forms.set(apiVersion, { type: typeOf(d) });
       }
@@ -109,14 +115,6 @@ export function fieldManagerScope(def: KindDefinition, version: string, subresou
   };
 }
 
-const versionTypes = new WeakMap<TSchema, TypeRef>();
-
-function versionTypeOf(schema: TSchema): TypeRef {
-  let t = versionTypes.get(schema);
-  if (!t) { t = rootType(schema); versionTypes.set(schema, t); }
-  return t;
-}
-
 /** A write in a version read in another shape than the stored one: its scope, and the conversions. */
 export interface ConvertedScope {
   scope: FieldManagerScope;
@@ -132,7 +130,7 @@ export interface ConvertedScope {
 export function convertedScope(def: KindDefinition, version: string, subresource: string): ConvertedScope | undefined {
   const v = def.versions.find((x) => x.name === version);
   if (!v?.fromStorage || !v.toStorage) return undefined;
-  const scope = { ...fieldManagerScope(def, version, subresource), type: versionTypeOf(v.schema) };
+  const scope = { ...fieldManagerScope(def, version, subresource), type: typeOfSchema(v.schema) };
   const from = v.fromStorage, to = v.toStorage;
   return {
     scope,
