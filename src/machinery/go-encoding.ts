@@ -6,7 +6,8 @@
 // One plan per schema (cached by schema object) lists only the paths that lead to such a field, so a kind
 // without any costs one lookup per write, and one walk serves both rules.
 import type { TSchema } from '@sinclair/typebox';
-import { asSchema, deref, EMPTY_SCOPE, itemSchema, kindOf, mapValueSchema, preservesUnknown, type RefScope, scopeOf } from './schema/schema-kind.ts';
+import { asSchema, EMPTY_SCOPE, kindOf, preservesUnknown } from './schema/schema-kind.ts';
+import { planCompiler, type PlanNode } from './schema/plan.ts';
 import { zeroIsUnsetFields } from './go-zero-values.ts';
 import { emptyIsKept, emptyIsNull } from './go-empty-collections.ts';
 
@@ -16,62 +17,31 @@ interface Field {
   array: boolean;
 }
 
-interface Plan {
-  kind: 'object' | 'array' | 'map' | 'none';
+interface Plan extends PlanNode<Plan> {
   /** Properties removed when they hold their type's zero (0, or false for a boolean). */
   zeros: { key: string; zero: 0 | false }[];
   /** Properties removed when they hold an empty list or map. */
   drops: Field[];
   /** Properties set to null when absent or empty. */
   nulls: Field[];
-  /** Properties whose value may hold such fields further down. */
-  children: { key: string; plan: Plan }[];
-  /** Plan for list items or map values. */
-  item: Plan | null;
-  /** True when this plan (and everything under it) does nothing. */
-  empty: boolean;
 }
 
-const cache = new WeakMap<TSchema, Plan>();
-
-function compile(schema: TSchema, scope: RefScope): Plan {
-  const resolved = deref(schema, scope);
-  const cached = cache.get(resolved);
-  if (cached) return cached;
-  const plan: Plan = { kind: 'none', zeros: [], drops: [], nulls: [], children: [], item: null, empty: false };
-  // Registered before the children so recursive schemas terminate; such a plan is kept (not empty).
-  cache.set(resolved, plan);
-  const inner = scopeOf(resolved, scope);
-  const kind = kindOf(resolved);
-  if (kind === 'object') {
-    plan.kind = 'object';
+const compile = planCompiler<Plan>({
+  blank: () => ({ kind: 'none', zeros: [], drops: [], nulls: [], children: [], item: null, empty: false }),
+  property(plan, key, prop, resolved) {
     const ref = asSchema(resolved)['x-ref'] as string | undefined;
-    const properties = asSchema(resolved).properties ?? {};
-    for (const key of zeroIsUnsetFields(ref)) {
-      if (key in properties) plan.zeros.push({ key, zero: kindOf(deref(properties[key], inner)) === 'boolean' ? false : 0 });
-    }
+    const propKind = kindOf(prop);
+    if (zeroIsUnsetFields(ref).includes(key)) plan.zeros.push({ key, zero: propKind === 'boolean' ? false : 0 });
     // Free-form values keep what was sent.
-    const typed = !preservesUnknown(resolved);
-    for (const [key, prop] of Object.entries(properties)) {
-      const propKind = kindOf(deref(prop, inner));
-      if (typed && (propKind === 'array' || propKind === 'map')) {
-        const field = { key, array: propKind === 'array' };
-        if (emptyIsNull(ref, key)) plan.nulls.push(field);
-        // managedFields is the field manager's: an empty list sent asks it to clear ownership.
-        else if (!(ref === 'meta.v1.ObjectMeta' && key === 'managedFields') && !emptyIsKept(ref, key)) plan.drops.push(field);
-      }
-      const child = compile(prop, inner);
-      if (!child.empty) plan.children.push({ key, plan: child });
+    if ((propKind === 'array' || propKind === 'map') && !preservesUnknown(resolved)) {
+      const field = { key, array: propKind === 'array' };
+      if (emptyIsNull(ref, key)) plan.nulls.push(field);
+      // managedFields is the field manager's: an empty list sent asks it to clear ownership.
+      else if (!(ref === 'meta.v1.ObjectMeta' && key === 'managedFields') && !emptyIsKept(ref, key)) plan.drops.push(field);
     }
-  } else if (kind === 'array' || kind === 'map') {
-    plan.kind = kind;
-    const items = kind === 'array' ? itemSchema(resolved) : mapValueSchema(resolved);
-    const child = items ? compile(items, inner) : null;
-    if (child && !child.empty) plan.item = child;
-  }
-  plan.empty = plan.zeros.length === 0 && plan.drops.length === 0 && plan.nulls.length === 0 && plan.children.length === 0 && plan.item === null;
-  return plan;
-}
+  },
+  doesNothing: (plan) => plan.zeros.length === 0 && plan.drops.length === 0 && plan.nulls.length === 0,
+});
 
 /** An empty value of the container kind the field declares. */
 function isEmpty(v: unknown, array: boolean): boolean {

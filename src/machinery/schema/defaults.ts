@@ -5,7 +5,8 @@
 // A plan is built once per schema (cached by schema object) listing only the paths that lead to a default,
 // so objects without defaults cost one lookup.
 import type { TSchema } from '@sinclair/typebox';
-import { asSchema, deref, EMPTY_SCOPE, itemSchema, kindOf, mapValueSchema, type RefScope, scopeOf } from './schema-kind.ts';
+import { asSchema, EMPTY_SCOPE } from './schema-kind.ts';
+import { planCompiler, type PlanNode } from './plan.ts';
 import { deepClone } from './walk.ts';
 
 interface Fill {
@@ -15,46 +16,18 @@ interface Fill {
   copy: boolean;
 }
 
-interface Plan {
-  kind: 'object' | 'array' | 'map' | 'none';
+interface Plan extends PlanNode<Plan> {
   fills: Fill[];
-  /** Properties whose value may hold defaults further down. */
-  children: { key: string; plan: Plan }[];
-  /** Plan for list items or map values. */
-  item: Plan | null;
-  /** True when this plan (and everything under it) does nothing. */
-  empty: boolean;
 }
 
-const cache = new WeakMap<TSchema, Plan>();
-
-function compile(schema: TSchema, scope: RefScope): Plan {
-  const resolved = deref(schema, scope);
-  const cached = cache.get(resolved);
-  if (cached) return cached;
-  const plan: Plan = { kind: 'none', fills: [], children: [], item: null, empty: false };
-  // Registered before the children so recursive schemas terminate; such a plan is kept (not empty).
-  cache.set(resolved, plan);
-  const inner = scopeOf(resolved, scope);
-  const kind = kindOf(resolved);
-  if (kind === 'object') {
-    plan.kind = 'object';
-    for (const [key, prop] of Object.entries(asSchema(resolved).properties ?? {})) {
-      const p = deref(prop, inner);
-      const d = asSchema(p).default;
-      if (d !== undefined) plan.fills.push({ key, value: d, copy: typeof d === 'object' && d !== null });
-      const child = compile(p, inner);
-      if (!child.empty) plan.children.push({ key, plan: child });
-    }
-  } else if (kind === 'array' || kind === 'map') {
-    plan.kind = kind;
-    const items = kind === 'array' ? itemSchema(resolved) : mapValueSchema(resolved);
-    const child = items ? compile(items, inner) : null;
-    if (child && !child.empty) plan.item = child;
-  }
-  plan.empty = plan.fills.length === 0 && plan.children.length === 0 && plan.item === null;
-  return plan;
-}
+const compile = planCompiler<Plan>({
+  blank: () => ({ kind: 'none', fills: [], children: [], item: null, empty: false }),
+  property(plan, key, prop) {
+    const d = asSchema(prop).default;
+    if (d !== undefined) plan.fills.push({ key, value: d, copy: typeof d === 'object' && d !== null });
+  },
+  doesNothing: (plan) => plan.fills.length === 0,
+});
 
 function apply(v: unknown, plan: Plan): void {
   if (typeof v !== 'object' || v === null) return;

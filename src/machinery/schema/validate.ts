@@ -5,46 +5,20 @@
 // A plan is built once per schema (cached by schema object) and holds only the checks that exist.
 import type { TSchema } from '@sinclair/typebox';
 import { child, type FieldError, index, invalid, key, notSupported, required, tooLong, tooMany } from '../field-errors.ts';
-import { asSchema, deref, EMPTY_SCOPE, itemSchema, kindOf, mapValueSchema, type RefScope, scopeOf } from './schema-kind.ts';
+import { asSchema, EMPTY_SCOPE } from './schema-kind.ts';
+import { planCompiler, type PlanNode } from './plan.ts';
 
 type Check = (v: unknown, path: string, errs: FieldError[]) => void;
 
-interface Plan {
-  kind: 'object' | 'array' | 'map' | 'scalar';
+interface Plan extends PlanNode<Plan> {
   checks: Check[];
   required: string[];
-  props: { key: string; plan: Plan }[];
-  item: Plan | null;
-  empty: boolean;
 }
 
-const cache = new WeakMap<TSchema, Plan>();
-
-function compile(schema: TSchema, scope: RefScope): Plan {
-  const resolved = deref(schema, scope);
-  const cached = cache.get(resolved);
-  if (cached) return cached;
-  const plan: Plan = { kind: 'scalar', checks: scalarChecks(resolved), required: [], props: [], item: null, empty: false };
-  cache.set(resolved, plan);
-  const s = asSchema(resolved);
-  const inner = scopeOf(resolved, scope);
-  const kind = kindOf(resolved);
-  if (kind === 'object') {
-    plan.kind = 'object';
-    plan.required = s.required ?? [];
-    for (const [k, prop] of Object.entries(s.properties ?? {})) {
-      const p = compile(prop, inner);
-      if (!p.empty) plan.props.push({ key: k, plan: p });
-    }
-  } else if (kind === 'array' || kind === 'map') {
-    plan.kind = kind;
-    const items = kind === 'array' ? itemSchema(resolved) : mapValueSchema(resolved);
-    const p = items ? compile(items, inner) : null;
-    if (p && !p.empty) plan.item = p;
-  }
-  plan.empty = plan.checks.length === 0 && plan.required.length === 0 && plan.props.length === 0 && plan.item === null;
-  return plan;
-}
+const compile = planCompiler<Plan>({
+  blank: (resolved) => ({ kind: 'none', checks: scalarChecks(resolved), required: asSchema(resolved).required ?? [], children: [], item: null, empty: false }),
+  doesNothing: (plan) => plan.checks.length === 0 && plan.required.length === 0,
+});
 
 /** Code points, as Go counts a string's length for maxLength. */
 function runeLength(s: string): number {
@@ -142,7 +116,7 @@ function run(v: unknown, plan: Plan, path: string, errs: FieldError[]): void {
     if (Array.isArray(v)) return;
     const o = v as Record<string, unknown>;
     for (const r of plan.required) if (o[r] === undefined || o[r] === null) errs.push(required(child(path, r)));
-    for (const p of plan.props) {
+    for (const p of plan.children) {
       const x = o[p.key];
       if (x !== undefined && x !== null && !p.plan.empty) run(x, p.plan, child(path, p.key), errs);
     }
