@@ -1,33 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SqliteStorage } from '../storage/sqlite.ts';
-import type { Storage, WatchListener } from '../storage/interface.ts';
+import { withHeldWatches } from '../storage/held-watches.ts';
 import { encodeObject, WatchCache } from '../storage/cache.ts';
 import { OwnWrites } from './own-writes.ts';
 
-/** A real store whose watch is held back until `release`, so that its cache trails its writes. */
-function trailingStore(storage: SqliteStorage): { store: Storage; release(): void } {
-  const held: Array<() => void> = [];
-  const store = new Proxy(storage, {
-    get: (target, prop) => {
-      if (prop === 'revisionNow') return undefined;
-      if (prop === 'watch') {
-        return (prefix: string, after: number, listener: WatchListener) => target.watch(prefix, after, {
-          onEvents: (events) => { held.push(() => listener.onEvents(events)); },
-          onProgress: (revision) => { held.push(() => listener.onProgress(revision)); },
-          onError: (err) => listener.onError(err),
-        });
-      }
-      const value = (target as unknown as Record<string | symbol, unknown>)[prop];
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { store, release: () => { for (const r of held.splice(0)) r(); } };
-}
-
 test('a write the cache has not seen is the latest until the cache reaches it; then it is forgotten, also when another key is written', async () => {
   const storage = SqliteStorage.open(':memory:');
-  const { store, release } = trailingStore(storage);
+  const { store, release } = withHeldWatches(storage);
   const cache = new WatchCache(store, '/r/');
   await cache.start();
   try {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { WatchCache, TooOldResourceVersionError, CacheUnavailableError, decodeKv, encodeObject, type CacheEvent } from './cache.ts';
 import { SqliteStorage } from './sqlite.ts';
 import type { Storage, WatchListener } from './interface.ts';
+import { withHeldWatches } from './held-watches.ts';
 
 const P = '/registry/core/configmaps/';
 const cm = (ns: string, name: string, data: Record<string, string> = {}) => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data });
@@ -93,21 +94,8 @@ describe('WatchCache expectations', () => {
 
   it('keeps a settled write\'s encoding for its event when the event comes after the answer (a remote store)', async () => {
     const storage = SqliteStorage.open(':memory:');
-    // The same store, with a watch whose events are held back until released.
-    const held: Array<() => void> = [];
-    const late = new Proxy(storage, {
-      get: (target, prop) => {
-        if (prop === 'watch') {
-          return (prefix: string, after: number, listener: WatchListener) => target.watch(prefix, after, {
-            onEvents: (events) => { held.push(() => listener.onEvents(events)); },
-            onProgress: (revision) => { held.push(() => listener.onProgress(revision)); },
-            onError: (err) => listener.onError(err),
-          });
-        }
-        const value = (target as unknown as Record<string | symbol, unknown>)[prop];
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    // The same store, its watch's events held back until released.
+    const { store: late, release } = withHeldWatches(storage);
     const cache = await started(late);
     try {
       const enc = encodeObject(JSON.parse(cm('ns', 'a', { x: '1' })));
@@ -118,12 +106,12 @@ describe('WatchCache expectations', () => {
       const kv = await storage.create(P + 'ns/a', enc.value);
       settled(kv.modRevision);
       // The event comes now, after the write was answered: served from the encoding.
-      for (const release of held.splice(0)) release();
+      release();
       assert.equal(served, 1);
       assert.equal(cache.get(P + 'ns/a')!.json, at(P + 'ns/a', kv.modRevision).json);
       // Its event seen, the announcement is gone: a later write of the same value is decoded.
       await storage.update(P + 'ns/a', enc.value, kv.modRevision);
-      for (const release of held.splice(0)) release();
+      release();
       assert.equal(served, 1);
       assert.equal(cache.get(P + 'ns/a')!.modRevision, kv.modRevision + 1);
     } finally {
