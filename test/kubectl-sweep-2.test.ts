@@ -3,13 +3,10 @@
 // test/kubectl.test.ts and test/kubectl-sweep.test.ts leave out.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { API_TEST_CONTROLLERS, startTestServer, type TestServer } from './support/capstan.ts';
-
-const run = promisify(execFile);
 
 describe('kubectl sweep 2', () => {
   let s: TestServer;
@@ -22,16 +19,6 @@ describe('kubectl sweep 2', () => {
   });
   after(async () => { await s.stop(); });
 
-  /** kubectl with extra environment variables (KUBE_EDITOR). */
-  const kubectlWithEnv = async (args: string[], env: Record<string, string>) => {
-    try {
-      const { stdout, stderr } = await run('kubectl', ['--kubeconfig', s.kubeconfigPath, '--cache-dir', `${s.dataDir}/kubectl-cache`, ...args], { env: { ...process.env, HOME: s.dataDir, ...env }, timeout: 60_000 });
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; code?: number };
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
-    }
-  };
   const file = (name: string, text: string, mode?: number) => {
     const path = join(dir, name);
     mkdirSync(join(path, '..'), { recursive: true });
@@ -111,18 +98,18 @@ describe('kubectl sweep 2', () => {
   it('edit with KUBE_EDITOR saves a change, cancels an unchanged file, and refuses a renamed object', async () => {
     assert.equal((await s.kubectl(['create', 'cm', 'edited', '--from-literal=a=1'])).code, 0);
     const addLabel = file('add-label.sh', '#!/bin/sh\nsed -i \'s/^  name: edited$/  name: edited\\n  labels:\\n    edited: "yes"/\' "$1"\n', 0o755);
-    let r = await kubectlWithEnv(['edit', 'cm', 'edited'], { KUBE_EDITOR: addLabel });
+    let r = await s.kubectl(['edit', 'cm', 'edited'], undefined, { KUBE_EDITOR: addLabel });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'configmap/edited edited\n');
     assert.equal((await json(['get', 'cm', 'edited'])).metadata.labels.edited, 'yes');
-    r = await kubectlWithEnv(['edit', 'cm', 'edited'], { KUBE_EDITOR: 'true' });
+    r = await s.kubectl(['edit', 'cm', 'edited'], undefined, { KUBE_EDITOR: 'true' });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, 'Edit cancelled, no changes made.\n');
     const rename = file('rename.sh', '#!/bin/sh\nsed -i \'s/^  name: edited$/  name: other/\' "$1"\n', 0o755);
-    r = await kubectlWithEnv(['edit', 'cm', 'edited'], { KUBE_EDITOR: rename });
+    r = await s.kubectl(['edit', 'cm', 'edited'], undefined, { KUBE_EDITOR: rename });
     assert.equal(r.code, 1);
     assert.match(r.stderr, /error: At least one of apiVersion, kind and name was changed/);
-    r = await kubectlWithEnv(['edit', 'cm', 'nope'], { KUBE_EDITOR: 'true' });
+    r = await s.kubectl(['edit', 'cm', 'nope'], undefined, { KUBE_EDITOR: 'true' });
     assert.equal(r.code, 1);
     assert.equal(r.stderr, 'Error from server (NotFound): configmaps "nope" not found\n');
   });

@@ -1,16 +1,12 @@
 // Helpers for the access control end-to-end tests: requests and kubectl runs as a given identity (a client
 // certificate issued by the server's CA, a bearer token, or nothing), and files written for flags.
 import { request as httpsRequest } from 'node:https';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import YAML from 'yaml';
 import { issueClientCertificate } from '../../src/pki/sign.ts';
-import type { TestServer } from './capstan.ts';
-
-const run = promisify(execFile);
+import { runKubectl, type KubectlResult, type TestServer } from './capstan.ts';
 
 /** Who a request is made as: a client certificate, a bearer token, both, or neither (anonymous). */
 export interface Credentials {
@@ -62,7 +58,7 @@ export function requestAs(s: TestServer, who: Credentials, method: string, path:
 }
 
 /** kubectl with a kubeconfig holding only `who` (and the server's CA); extra flags such as --token go in `args`. */
-export async function kubectlAs(s: TestServer, who: Credentials, args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }> {
+export async function kubectlAs(s: TestServer, who: Credentials, args: string[], input?: string): Promise<KubectlResult> {
   const dir = await mkdtemp(join(tmpdir(), 'capstan-kubectl-'));
   const user: Record<string, string> = {};
   if (who.cert) user['client-certificate-data'] = Buffer.from(who.cert).toString('base64');
@@ -76,15 +72,7 @@ export async function kubectlAs(s: TestServer, who: Credentials, args: string[],
   };
   const path = join(dir, 'kubeconfig');
   await writeFile(path, YAML.stringify(config));
-  const child = run('kubectl', ['--kubeconfig', path, '--cache-dir', join(dir, 'cache'), ...args], { env: { ...process.env, HOME: dir }, timeout: 60_000 });
-  if (input !== undefined) { child.child.stdin!.write(input); child.child.stdin!.end(); }
-  try {
-    const { stdout, stderr } = await child;
-    return { stdout, stderr, code: 0 };
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; code?: number };
-    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
-  }
+  return runKubectl({ kubeconfig: path, home: dir, cacheDir: join(dir, 'cache') }, args, input);
 }
 
 /** Writes `content` to a new file in a fresh temporary folder and answers its path. */

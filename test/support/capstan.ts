@@ -8,7 +8,8 @@ import { startServer, type RunningServer, type ServerOptions } from '../../src/i
 const run = promisify(execFile);
 
 export interface TestServer extends RunningServer {
-  kubectl(args: string[], input?: string): Promise<{ stdout: string; stderr: string; code: number }>;
+  /** kubectl as the admin; `env` adds environment variables (KUBE_EDITOR). */
+  kubectl(args: string[], input?: string, env?: Record<string, string>): Promise<KubectlResult>;
   /** A raw HTTPS/1.1 request with the admin client certificate (or none with `anonymous`). */
   request(method: string, path: string, opts?: { body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string; json(): any }>;
   credentials: { ca: string; cert: string; key: string };
@@ -23,20 +24,26 @@ export interface TestServer extends RunningServer {
  */
 export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount', '-root-ca-cert-publisher', '-csrapproving', '-csrsigning', '-resourcequota', '-serviceaccount-token'];
 
+export interface KubectlResult { stdout: string; stderr: string; code: number }
+
+/** Runs kubectl with this kubeconfig, home and cache folder, `input` on its stdin; a failure is its exit code, not a throw. */
+export async function runKubectl(where: { kubeconfig: string; home: string; cacheDir: string; env?: Record<string, string> }, args: string[], input?: string): Promise<KubectlResult> {
+  const child = run('kubectl', ['--kubeconfig', where.kubeconfig, '--cache-dir', where.cacheDir, ...args], { env: { ...process.env, HOME: where.home, ...where.env }, timeout: 60_000 });
+  if (input !== undefined) { child.child.stdin!.write(input); child.child.stdin!.end(); }
+  try {
+    const { stdout, stderr } = await child;
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
+  }
+}
+
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
   const server = await startServer({ inMemory: true, port: 0, controllers: API_TEST_CONTROLLERS, ...opts });
   const credentials = { ca: server.caCertPem, cert: server.adminCertPem, key: server.adminKeyPem };
-  const kubectl = async (args: string[], input?: string) => {
-    const child = run('kubectl', ['--kubeconfig', server.kubeconfigPath, '--cache-dir', `${server.dataDir}/kubectl-cache`, ...args], { env: { ...process.env, HOME: server.dataDir }, timeout: 60_000 });
-    if (input !== undefined) { child.child.stdin!.write(input); child.child.stdin!.end(); }
-    try {
-      const { stdout, stderr } = await child;
-      return { stdout, stderr, code: 0 };
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; code?: number };
-      return { stdout: e.stdout ?? '', stderr: e.stderr ?? '', code: typeof e.code === 'number' ? e.code : 1 };
-    }
-  };
+  const kubectl: TestServer['kubectl'] = (args, input, env) =>
+    runKubectl({ kubeconfig: server.kubeconfigPath, home: server.dataDir, cacheDir: `${server.dataDir}/kubectl-cache`, env }, args, input);
   const request: TestServer['request'] = (method, path, o = {}) => new Promise((resolve, reject) => {
     const url = new URL(path, server.url);
     const req = httpsRequest({
