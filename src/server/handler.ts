@@ -11,7 +11,7 @@ import type { AdmissionChain } from '../admission/chain.ts';
 import { isComputedResource, type ApiSurface } from './apis.ts';
 import { parseRequestInfo, type RequestInfo } from './requestinfo.ts';
 import { negotiate, type Representation } from './negotiate.ts';
-import { send, sendError, sendObject, toStatusError, type Request, type Response } from './respond.ts';
+import { send, sendError, sendNotModified, sendObject, toStatusError, type Request, type Response } from './respond.ts';
 import { handleResource } from './handlers/resources.ts';
 import { coreVersions, apiGroupList, apiGroup, apiResourceList, aggregatedDiscovery } from './discovery.ts';
 import { serveOpenApi } from './handlers/openapi.ts';
@@ -152,11 +152,7 @@ function sendDiscovery(cache: Map<string, { body: string; etag: string }>, req: 
   }
   const contentType = `application/json;g=${rep.group};v=${rep.version};as=APIGroupDiscoveryList`;
   const headers = { etag: entry.etag, vary: 'Accept', 'cache-control': 'public' };
-  if (req.headers['if-none-match'] === entry.etag) {
-    (res as import('node:http').ServerResponse).writeHead(304, headers);
-    res.end();
-    return;
-  }
+  if (req.headers['if-none-match'] === entry.etag) return sendNotModified(res, headers);
   send(res, 200, contentType, entry.body, headers);
 }
 

@@ -55,6 +55,12 @@ export function send(res: Response, code: number, contentType: string, body: str
   res.end(body);
 }
 
+/** 304 Not Modified with the cache headers of the answer the client already holds, and no body. */
+export function sendNotModified(res: Response, headers: Record<string, string | string[] | number>): void {
+  (res as ServerResponse).writeHead(304, headers);
+  res.end();
+}
+
 /** Indented JSON: asked for in the Accept header (`;pretty=1`), or by the request as Kubernetes reads it. */
 function prettyFor(res: Response, rep: RepresentationLike): boolean {
   if ((rep as Representation).pretty) return true;

@@ -2,7 +2,7 @@
 // first range, best first, that names one of them), both with the JSON document's hash as ETag, a 304 for a
 // matching If-None-Match, gzip when the client accepts it, and a bare 406 when nothing matches.
 import type { ServerResponse } from 'node:http';
-import type { Request, Response } from '../respond.ts';
+import { sendNotModified, type Request, type Response } from '../respond.ts';
 import { parseAccept } from '../negotiate.ts';
 import { acceptsGzip, gzip } from '../codecs/gzip.ts';
 import { openApiHash } from '../openapi.ts';
@@ -94,11 +94,7 @@ export function serveOpenApiV2(doc: OpenApiV2Representations, req: Request, res:
     return;
   }
   const headers: Record<string, string | string[] | number> = { vary, 'cache-control': 'no-cache, private', etag: doc.etag };
-  if (notModified(req, doc.etag) || sinceUnchanged(req, doc.lastModified)) {
-    out.writeHead(304, headers);
-    out.end();
-    return;
-  }
+  if (notModified(req, doc.etag) || sinceUnchanged(req, doc.lastModified)) return sendNotModified(res, headers);
   headers['content-type'] = chosen.contentType;
   headers['last-modified'] = doc.lastModified;
   const head = req.method === 'HEAD';

@@ -1,6 +1,6 @@
 // /openapi/v2 and /openapi/v3: documents generated from the served kinds, built once and cached with their hashes.
 import type { Request, Response } from '../respond.ts';
-import { send } from '../respond.ts';
+import { send, sendNotModified } from '../respond.ts';
 import type { ApiSurface } from '../apis.ts';
 import * as status from '../../machinery/status.ts';
 import { openApiV3Index, openApiV3Document, openApiV2Document, openApiHash } from '../openapi.ts';
@@ -37,11 +37,7 @@ export function serveOpenApi(surface: ApiSurface, req: Request, res: Response, p
     ? { 'cache-control': 'public, immutable', expires: new Date(Date.now() + 365 * 86400_000).toUTCString(), etag: `"${doc.hash}"` }
     : { etag: `"${doc.hash}"` };
   // A client that holds this version gets 304, as Go's ServeContent answers Kubernetes' v3 handler.
-  if (notModified(req, headers.etag)) {
-    (res as import('node:http').ServerResponse).writeHead(304, headers);
-    res.end();
-    return;
-  }
+  if (notModified(req, headers.etag)) return sendNotModified(res, headers);
   send(res, 200, 'application/json', doc.body, headers);
 }
 
