@@ -3,9 +3,6 @@
 // client's Watch, pagination and dynamic server-side apply), each compared with Kubernetes v1.32.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 import { pythonClient, runPython } from './support/python.ts';
@@ -27,7 +24,6 @@ describe('official clients: watch, paging and server-side apply', () => {
   let storage: SqliteStorage;
   let kc: k8s.KubeConfig;
   let core: k8s.CoreV1Api;
-  let kubeconfigPath: string;
   before(async () => {
     storage = SqliteStorage.open(':memory:');
     // A small watch cache window, so that a compacted version is out of every history a watch can resume from.
@@ -35,8 +31,6 @@ describe('official clients: watch, paging and server-side apply', () => {
     kc = new k8s.KubeConfig();
     kc.loadFromString(s.kubeconfig);
     core = kc.makeApiClient(k8s.CoreV1Api);
-    kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'client-sweep-watch-apply-')), 'kubeconfig');
-    writeFileSync(kubeconfigPath, s.kubeconfig);
     for (const name of ['inf', 'ssa', 'py']) await core.createNamespace({ body: { metadata: { name } } });
   });
   after(async () => { await s.stop(); });
@@ -157,7 +151,7 @@ forced = cm.server_side_apply(body=body('2'), name='ssa', namespace='py', field_
 out['forced'] = [[m['manager'], m['fieldsV1']] for m in forced.to_dict()['metadata']['managedFields']]
 print(json.dumps(out))
 `;
-    const r = await runPython(script, [kubeconfigPath]);
+    const r = await runPython(script, [s.kubeconfigPath]);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout.trim());
     assert.deepEqual(out.pages, [['p0', 'p1', 3], ['p2', 'p3', 1], ['p4', null]]);

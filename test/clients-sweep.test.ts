@@ -2,9 +2,6 @@
 // imported, the Python `kubernetes` package) against Capstan, each compared with Kubernetes v1.32.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { startTestServer, type TestServer } from './support/capstan.ts';
 import { pythonClient, runPython } from './support/python.ts';
@@ -13,13 +10,10 @@ import { pythonClient, runPython } from './support/python.ts';
 describe('official clients against Capstan', () => {
   let s: TestServer;
   let kc: k8s.KubeConfig;
-  let kubeconfigPath: string;
   before(async () => {
     s = await startTestServer();
     kc = new k8s.KubeConfig();
     kc.loadFromString(s.kubeconfig);
-    kubeconfigPath = join(mkdtempSync(join(tmpdir(), 'clients-sweep-')), 'kubeconfig');
-    writeFileSync(kubeconfigPath, s.kubeconfig);
   });
   after(async () => { await s.stop(); });
 
@@ -93,7 +87,7 @@ h = api.create_namespaced_horizontal_pod_autoscaler('default', client.V1Horizont
         scale_target_ref=client.V1CrossVersionObjectReference(api_version='apps/v1', kind='Deployment', name='d'))))
 print(json.dumps(h.metadata.managed_fields[0].fields_v1))
 `;
-    const r = await runPython(script, [kubeconfigPath]);
+    const r = await runPython(script, [s.kubeconfigPath]);
     assert.equal(r.code, 0, r.stderr);
     const fields = JSON.parse(r.stdout.trim());
     assert.ok('f:targetCPUUtilizationPercentage' in fields['f:spec'], r.stdout);
