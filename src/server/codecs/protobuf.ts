@@ -226,13 +226,11 @@ function readMessage(bytes: Uint8Array, node: SchemaNode): Record<string, unknow
     if (v === '' && f.node.kind === 'string') delete out[f.name];
     else if (v === null) delete out[f.name];
   }
-  // Non-pointer omitempty numbers and booleans: their zero is Go's "unset" too.
+  // Non-pointer omitempty numbers and booleans: their zero is Go's "unset" too (the write path drops the
+  // same zeros from bodies in every other format, from the same table).
   for (const name of zeroIsUnsetFields(node.ref)) if (out[name] === 0 || out[name] === false) delete out[name];
   return out;
 }
-
-// The table of those fields is shared with the registry's write path, which drops the same zeros from
-// bodies in every other format.
 
 function readField(r: BinaryReader, wt: WireType, f: Field, out: Record<string, unknown>): void {
   const node = f.node;
