@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { formatDuration, parseDuration } from './duration.ts';
 import { DEFAULT_SERVICE_CLUSTER_IP_RANGE, parseServiceIPRange } from '../registry/service-allocation/ip-range.ts';
 import { DEFAULT_SERVICE_NODE_PORT_RANGE, parsePortRange } from '../registry/service-allocation/port-range.ts';
+import { goParseBool } from '../machinery/go-format.ts';
 
 export type FlagType = 'string' | 'int' | 'bool' | 'duration' | 'stringList' | 'mapStringString' | 'mapStringBool';
 
@@ -70,14 +71,10 @@ export function camelCase(name: string): string {
   return name.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-// strconv.ParseBool's accepted spellings.
-const TRUE_WORDS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-const FALSE_WORDS = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-
 function parseBool(text: string): boolean {
-  if (TRUE_WORDS.has(text)) return true;
-  if (FALSE_WORDS.has(text)) return false;
-  throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+  const value = goParseBool(text);
+  if (value === undefined) throw new Error(`strconv.ParseBool: parsing ${JSON.stringify(text)}: invalid syntax`);
+  return value;
 }
 
 /** strconv.ParseInt(text, 0, 64): optional sign, then decimal, 0x hex, 0o or leading-0 octal, or 0b binary. */
