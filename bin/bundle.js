@@ -12,7 +12,7 @@ export const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..
  * Where the bundle goes: `dist/capstan/`, or CAPSTAN_BUNDLE_DIR (for tests). It must lie inside the package,
  * where the packages the bundle leaves out (etcd3, and those the server loads only when needed) resolve.
  */
-export const BUNDLE_DIR = resolve(PACKAGE_ROOT, process.env.CAPSTAN_BUNDLE_DIR || join('dist', 'capstan'));
+const BUNDLE_DIR = resolve(PACKAGE_ROOT, process.env.CAPSTAN_BUNDLE_DIR || join('dist', 'capstan'));
 const RECORD = 'build.json';
 const CLI_SOURCE = 'src/cli.ts';
 /** Files another build may still be writing or starting from are left alone this long. */
@@ -131,7 +131,7 @@ function removeOldOutputs(dir, keep) {
 }
 
 /** The fresh bundle's entry, built first if needed. */
-export async function ensureBundle(root = PACKAGE_ROOT, dir = BUNDLE_DIR) {
+async function ensureBundle(root = PACKAGE_ROOT, dir = BUNDLE_DIR) {
   return freshEntry(root, dir) ?? build(root, dir);
 }
 
