@@ -53,9 +53,22 @@ describe('pod and pod-template warnings', () => {
     const r = await s.request('PUT', `${PODS}/warned`, { body: json(pod) });
     assert.equal(r.status, 200, r.body);
     assert.deepEqual(warnings(r), []);
-    const invalid = await s.request('POST', PODS, { body: json({ metadata: { name: 'bad' }, spec: { nodeSelector: { 'beta.platform.io/os': 'linux' }, containers: [{ name: 'c' }] } }) });
+    // Invalid by the kind's own rules (a negative grace period is also warned about when valid): no warnings.
+    const invalid = await s.request('POST', PODS, { body: json({ metadata: { name: 'bad' }, spec: { nodeSelector: { 'beta.platform.io/os': 'linux' }, restartPolicy: 'Sometimes', containers: [{ name: 'c', image: 'nginx' }] } }) });
     assert.equal(invalid.status, 422, invalid.body);
     assert.deepEqual(warnings(invalid), []);
+  });
+
+  it('a valid write that then fails still carries the warnings recorded before, as Kubernetes answers them', async () => {
+    const pod = { metadata: { name: 'twice' }, spec: { nodeSelector: { 'beta.platform.io/os': 'linux' }, containers: [{ name: 'c', image: 'nginx' }] } };
+    const first = await s.request('POST', PODS, { body: json(pod) });
+    assert.equal(first.status, 201, first.body);
+    const again = await s.request('POST', `${PODS}?fieldValidation=Warn`, { body: json({ ...pod, extra: 1 }) });
+    assert.equal(again.status, 409, again.body);
+    assert.deepEqual(warnings(again), [
+      'unknown field "extra"',
+      'spec.nodeSelector[beta.platform.io/os]: deprecated since v1.14; use "platform.io/os" instead',
+    ]);
   });
 
   it('a pod whose name is not a DNS label, with a deprecated AppArmor annotation', async () => {

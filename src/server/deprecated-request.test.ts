@@ -28,6 +28,8 @@ test('the deprecation warning comes first, whatever the handler sends itself', a
   assert.deepEqual(await warningsOf((res) => send(res, 201, 'application/json', '{}', warningHeader(['unknown field "x"']))), [ours, '299 - "unknown field \\"x\\""']);
   assert.deepEqual(await warningsOf((res) => { res.setHeader('Warning', '299 - "set before"'); res.writeHead(200); res.end(); }), [ours, '299 - "set before"']);
   assert.deepEqual(await warningsOf((res) => { res.writeHead(404, 'Not Found', { 'content-type': 'text/plain' }); res.end(); }), [ours]);
+  // A failed write's warnings are set before its error Status is sent with headers of its own.
+  assert.deepEqual(await warningsOf((res) => { res.setHeader('Warning', '299 - "set before"'); send(res, 409, 'application/json', '{}'); }), [ours, '299 - "set before"']);
 });
 
 test('a deprecated request sets the gauge and annotates the audit event; the removal release when known', () => {

@@ -41,7 +41,9 @@ export function addWarning(res: Response, text: string): void {
     if (at >= 0) {
       const headers = rest[at] as Headers;
       const key = Object.keys(headers).find((k) => k.toLowerCase() === 'warning');
-      const theirs = key === undefined ? [] : [headers[key]].flat().filter((v): v is string => typeof v === 'string');
+      // Warnings the handler passes, or else those it set before (a failed write's).
+      const given = key === undefined ? this.getHeader('warning') : headers[key];
+      const theirs = given === undefined ? [] : [given].flat().filter((v): v is string => typeof v === 'string');
       const merged: Headers = { ...headers };
       if (key !== undefined) delete merged[key];
       merged.warning = [...ours, ...theirs];

@@ -119,6 +119,6 @@ function errorRepresentation(res: Response): RepresentationLike {
 /** The `Warning` header value Kubernetes sends: `299 - "<text>"`. */
 export function warningHeader(warnings: string[]): Record<string, string | string[]> {
   if (!warnings.length) return {};
-  // Sent as UTF-8 bytes, as Go writes them (Node writes header strings as latin1, and refuses DEL).
-  return { warning: warnings.map((w) => Buffer.from(`299 - ${JSON.stringify(w).replace(/\x7f/g, ' ')}`, 'utf8').toString('latin1')) };
+  // Each text once, as Kubernetes' recorder dedupes them; sent as UTF-8 bytes, as Go writes them (Node writes header strings as latin1, and refuses DEL).
+  return { warning: [...new Set(warnings)].map((w) => Buffer.from(`299 - ${JSON.stringify(w).replace(/\x7f/g, ' ')}`, 'utf8').toString('latin1')) };
 }

@@ -67,6 +67,22 @@ async function serveResource(deps: ResourceHandlerDeps, served: ServedResource, 
   const tableAllowed = !sub && (info.verb === 'get' || info.verb === 'list' || info.verb === 'watch');
   const rep = negotiate(req.headers.accept, tableAllowed ? ['', 'Table', 'PartialObjectMetadata', 'PartialObjectMetadataList'] : [''], { objects: true, watch: info.verb === 'watch' });
 
+  try {
+    await serveVerb(deps, served, req, res, info, namespace, params, ctx, rep);
+  } catch (err) {
+    // As Kubernetes' warning recorder writes each warning to the answer's headers as it is recorded, the
+    // warnings of a write that then failed (unknown fields, a kind's warnings) go out with its error.
+    if (ctx.warnings.length && !res.headersSent) {
+      const prior = res.getHeader('warning');
+      res.setHeader('warning', [...(prior === undefined ? [] : [prior].flat().map(String)), ...warningHeader(ctx.warnings).warning]);
+    }
+    throw err;
+  }
+}
+
+async function serveVerb(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, info: RequestInfo, namespace: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
+  const { def } = served;
+  const sub = info.subresource;
   // A method the path has no route for is the mux's 405 (go-restful), which names no kind.
   switch (info.verb) {
     case 'get':
