@@ -32,6 +32,7 @@ import { SYSTEM_MASTERS } from './user.ts';
 import { ensureDefaultPolicy } from './default-policy.ts';
 import { fieldSelectorRequiresExactMatch, parseFieldSelector } from '../machinery/fields.ts';
 import { isValidPathSegmentName } from '../machinery/validation/strings.ts';
+import { unescaped } from '../machinery/unescape.ts';
 
 /** What admit found, for the audit event: the authenticated and impersonated users and the authorization decision. */
 export interface AdmitTrace {
@@ -254,15 +255,11 @@ function legacyLookup(lookup: StoreLookup, freshness: CacheFreshness, log: (line
 }
 
 /** The path as Go's URL.Path holds it (percent-escapes decoded), which authorizers and messages see. */
-function decodedPath(path: string): string {
-  if (!path.includes('%')) return path;
-  try { return decodeURIComponent(path); } catch { return path; }
-}
 
 /** The authorization attributes of a request. */
 export function requestAttributes(user: UserInfo, info: RequestInfo, query: URLSearchParams): Attributes {
   const attrs: Attributes = {
-    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: decodedPath(info.path),
+    user, verb: info.verb, isResourceRequest: info.isResourceRequest, path: unescaped(info.path),
     namespace: info.namespace, apiGroup: info.apiGroup, apiVersion: info.apiVersion,
     resource: info.resource, subresource: info.subresource, name: info.name,
   };

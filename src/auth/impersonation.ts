@@ -8,6 +8,7 @@ import { forbiddenError } from './authz/forbidden.ts';
 import {
   ALL_AUTHENTICATED, ALL_UNAUTHENTICATED, ANONYMOUS_USER, parseServiceAccountUsername, serviceAccountGroups,
 } from './user.ts';
+import { unescaped } from '../machinery/unescape.ts';
 
 export const AUTHENTICATION_GROUP = 'authentication.svc.io';
 const EXTRA_PREFIX = 'impersonate-extra-';
@@ -89,7 +90,8 @@ export async function impersonate(user: UserInfo, headers: Headers, authorize: (
   const extra: Record<string, string[]> = {};
   for (const [header, value] of Object.entries(headers)) {
     if (!header.startsWith(EXTRA_PREFIX)) continue;
-    const key = unescapeExtraKey(header.slice(EXTRA_PREFIX.length));
+    // Extra keys travel percent-encoded in header names (`Impersonate-Extra-acme.com%2fproject`).
+    const key = unescaped(header.slice(EXTRA_PREFIX.length));
     const vals = values(value);
     extra[key] = [...(extra[key] ?? []), ...vals];
     for (const v of vals) requests.push({ kind: 'UserExtra', name: v, key });
@@ -148,9 +150,4 @@ export async function impersonate(user: UserInfo, headers: Headers, authorize: (
   if (uid) out.uid = uid;
   if (Object.keys(extra).length) out.extra = extra;
   return out;
-}
-
-/** Extra keys travel percent-encoded in header names (`Impersonate-Extra-acme.com%2fproject`). */
-function unescapeExtraKey(encoded: string): string {
-  try { return decodeURIComponent(encoded); } catch { return encoded; }
 }

@@ -1,5 +1,6 @@
 // Parses a request's path and method once into what every later layer reads (Kubernetes' RequestInfo).
 import { parseBool } from './params.ts';
+import { unescaped } from '../machinery/unescape.ts';
 
 export interface RequestInfo {
   isResourceRequest: boolean;
@@ -32,7 +33,7 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
     namespace: '', resource: '', subresource: '', name: '', parts: [],
   };
   // As Go's URL.Path: the path is decoded before it is split, so an escaped slash separates segments too.
-  let cur = safeDecode(path).replace(/^\/+|\/+$/g, '').split('/');
+  let cur = unescaped(path).replace(/^\/+|\/+$/g, '').split('/');
   if (cur[0] !== 'api' && cur[0] !== 'apis') return info;
   info.apiPrefix = cur[0];
   cur = cur.slice(1);
@@ -74,7 +75,3 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   return info;
 }
 
-function safeDecode(s: string): string {
-  if (!s.includes('%')) return s;
-  try { return decodeURIComponent(s); } catch { return s; }
-}
