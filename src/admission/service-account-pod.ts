@@ -7,6 +7,7 @@ import { podReferences } from '../auth/authz/node.ts';
 import { ROOT_CA_CONFIGMAP, ROOT_CA_KEY } from '../controllers/root-ca-publisher.ts';
 import { ENFORCE_MOUNTABLE_SECRETS_ANNOTATION } from '../apis/core/serviceaccount.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
+import { goParseBool } from '../machinery/go-format.ts';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -83,14 +84,12 @@ export function addImagePullSecrets(serviceAccount: ApiObject, spec: Obj): void 
   if (names.length > 0) spec.imagePullSecrets = names;
 }
 
-/** Go's strconv.ParseBool, true side: the annotation's value must parse as true. */
-const TRUE_WORDS = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
-
 /** Whether the account restricts its pods to the secrets it lists. */
 export function enforcesMountableSecrets(serviceAccount: ApiObject): boolean {
   const annotations = serviceAccount.metadata?.annotations;
   if (!isObj(annotations) || !Object.hasOwn(annotations, ENFORCE_MOUNTABLE_SECRETS_ANNOTATION)) return false;
-  return TRUE_WORDS.has(String(annotations[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION]));
+  // The value must parse as true by Go's strconv.ParseBool.
+  return goParseBool(String(annotations[ENFORCE_MOUNTABLE_SECRETS_ANNOTATION])) === true;
 }
 
 const names = (refs: unknown): Set<unknown> => new Set(objects(refs).map((ref) => ref.name ?? ''));
