@@ -64,7 +64,7 @@ export async function serveReview(deps: ReviewDeps, served: ServedResource, req:
     case 'SelfSubjectRulesReview': answer = selfSubjectRulesReview(deps, object, user); break;
     default: throw status.pathNotFound();
   }
-  sendObject(res, 201, rep, { ...answer, apiVersion: `${answerGroup}/${served.version.name}`, kind: def.kind }, warningHeader(warnings), params.pretty);
+  sendObject(res, 201, rep, { ...answer, apiVersion: `${answerGroup}/${served.version.name}`, kind: def.kind }, warningHeader(warnings));
 }
 
 /** Go's zero ObjectMeta encodes as `{"creationTimestamp":null}`; reviews answer with it. */

@@ -126,5 +126,5 @@ export async function serveTokenRequest(deps: TokenRequestDeps, req: Request, re
   });
   const expires = new Date((nowSeconds + spec.expirationSeconds) * 1000).toISOString().replace('.000Z', 'Z');
   const answer: ApiObject = { ...object, apiVersion: `${clientGroup}/v1`, kind: 'TokenRequest', metadata: meta, spec, status: { token, expirationTimestamp: expires } };
-  sendObject(res, 201, rep, answer, warningHeader(warnings), params.pretty);
+  sendObject(res, 201, rep, answer, warningHeader(warnings));
 }

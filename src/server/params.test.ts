@@ -34,7 +34,6 @@ test('defaults', () => {
   const p = parseQuery(q(''), 'create');
   assert.equal(p.fieldValidation, 'Warn');
   assert.equal(p.dryRun, false);
-  assert.equal(p.pretty, false);
   assert.equal(p.includeObject, 'Metadata');
   assert.equal(parseQuery(q('fieldValidation='), 'create').fieldValidation, 'Warn');
 });

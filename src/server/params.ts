@@ -5,13 +5,11 @@
 import { badRequest, invalid, type StatusError } from '../machinery/status.ts';
 import { validateFieldManager } from '../machinery/validation/objectmeta.ts';
 import type { FieldError } from '../machinery/field-errors.ts';
-import { parsesTrue } from './pretty-print.ts';
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
 export interface QueryParams {
-  pretty: boolean;
   dryRun: boolean;
   fieldManager?: string;
   fieldValidation: FieldValidation;
@@ -156,7 +154,6 @@ function readQuery(q: URLSearchParams, verb?: string): QueryParams {
   }
   const limit = int('limit');
   return {
-    pretty: parsesTrue(str('pretty') ?? ''),
     dryRun: dryRunValues.length > 0,
     fieldManager: str('fieldManager'),
     fieldValidation: (fieldValidation || 'Warn') as FieldValidation,

@@ -11,13 +11,8 @@ export function isPrettyPrint(url: string | undefined, headers: IncomingHttpHead
   // Most requests have no `pretty`: skip parsing their query.
   if (q >= 0 && url!.includes('pretty', q)) {
     const pretty = new URLSearchParams(url!.slice(q + 1)).get('pretty');
-    if (pretty) return parsesTrue(pretty);
+    if (pretty) return goParseBool(pretty) === true;
   }
   const agent = headers['user-agent'];
   return typeof agent === 'string' && HUMAN_AGENTS.some((prefix) => agent.startsWith(prefix));
-}
-
-/** strconv.ParseBool's true spellings; anything else, an unparsable value included, is false. */
-export function parsesTrue(value: string): boolean {
-  return goParseBool(value) === true;
 }

@@ -73,13 +73,13 @@ function requestOf(res: Response): Request | undefined {
 }
 
 /** Writes a JSON text (already encoded) in the negotiated media type. */
-export function sendJsonText(res: Response, code: number, rep: RepresentationLike, json: string, headers: Record<string, string | string[]> = {}, pretty = false): void {
-  const encoded = encodeJsonTextResponse(json, rep, pretty || prettyFor(res, rep));
+export function sendJsonText(res: Response, code: number, rep: RepresentationLike, json: string, headers: Record<string, string | string[]> = {}): void {
+  const encoded = encodeJsonTextResponse(json, rep, prettyFor(res, rep));
   send(res, code, encoded.contentType, encoded.body, headers);
 }
 
-export function sendObject(res: Response, code: number, rep: RepresentationLike, obj: unknown, headers: Record<string, string | string[]> = {}, pretty = false): void {
-  const encoded = encodeResponse(obj, rep, pretty || prettyFor(res, rep));
+export function sendObject(res: Response, code: number, rep: RepresentationLike, obj: unknown, headers: Record<string, string | string[]> = {}): void {
+  const encoded = encodeResponse(obj, rep, prettyFor(res, rep));
   send(res, code, encoded.contentType, encoded.body, headers);
 }
 

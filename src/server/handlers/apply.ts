@@ -59,7 +59,7 @@ export async function serverSideApply(
     validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   const enc = encodeFor(served, result);
-  sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+  sendJsonText(res, result.created ? 201 : 200, rep, enc.json, warningHeader(ctx.warnings));
 }
 
 /**
@@ -110,5 +110,5 @@ async function applyToScale(
     validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   const scale = view.get!(result.object as ApiObject);
-  sendObject(res, 200, rep, viewAnswer(served, scale), warningHeader(ctx.warnings), params.pretty);
+  sendObject(res, 200, rep, viewAnswer(served, scale), warningHeader(ctx.warnings));
 }

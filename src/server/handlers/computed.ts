@@ -54,18 +54,18 @@ async function answer(served: ComputedResource, alias: GroupAlias | undefined, r
   if (route === 'get') {
     const obj = await source.get(info.name);
     if (!obj) throw status.notFound(gr, info.name);
-    if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, [obj], params.includeObject, rep, listMeta), {}, params.pretty);
-    if (rep.as === 'PartialObjectMetadata') return sendObject(res, 200, rep, partialMetadata(obj, rep), {}, params.pretty);
-    return sendObject(res, 200, rep, alias ? alias.object(obj) : obj, {}, params.pretty);
+    if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, [obj], params.includeObject, rep, listMeta));
+    if (rep.as === 'PartialObjectMetadata') return sendObject(res, 200, rep, partialMetadata(obj, rep));
+    return sendObject(res, 200, rep, alias ? alias.object(obj) : obj);
   }
 
   const selection = buildSelection(def, '', parseSelectors(params.labelSelector, params.fieldSelector));
   const items = (await source.list()).filter((o) => selection.matches({ name: o.metadata?.name ?? '', namespace: '', object: o }));
-  if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, items, params.includeObject, rep, listMeta), {}, params.pretty);
+  if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, items, params.includeObject, rep, listMeta));
   if (rep.as === 'PartialObjectMetadataList' || rep.as === 'PartialObjectMetadata') {
-    return sendObject(res, 200, rep, partialMetadataList(items, rep, listMeta), {}, params.pretty);
+    return sendObject(res, 200, rep, partialMetadataList(items, rep, listMeta));
   }
   // List items carry no kind and apiVersion, as Kubernetes encodes a list of synthesised objects.
   const bare = items.map(({ kind: _kind, apiVersion: _apiVersion, ...rest }) => rest as ApiObject);
-  sendObject(res, 200, rep, { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(alias?.client ?? def.group, served.version.name), metadata: listMeta, items: bare }, {}, params.pretty);
+  sendObject(res, 200, rep, { kind: def.listKind ?? `${def.kind}List`, apiVersion: apiVersionOf(alias?.client ?? def.group, served.version.name), metadata: listMeta, items: bare });
 }

@@ -164,12 +164,12 @@ async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req:
   const view = viewOf(served, sub);
   if (view) {
     if (!view.get) throw status.methodNotAllowed('GET', store.gr);
-    return sendObject(res, 200, rep, viewAnswer(served, view.get(found.object as ApiObject)), {}, params.pretty);
+    return sendObject(res, 200, rep, viewAnswer(served, view.get(found.object as ApiObject)));
   }
   const enc = encodeFor(served, found);
-  if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, [enc.object], params.includeObject, rep, undefined), {}, params.pretty);
-  if (rep.as === 'PartialObjectMetadata') return sendObject(res, 200, rep, partialMetadata(enc.object, rep), {}, params.pretty);
-  sendJsonText(res, 200, rep, enc.json, {}, params.pretty);
+  if (rep.as === 'Table') return sendObject(res, 200, rep, toTable(served, [enc.object], params.includeObject, rep, undefined));
+  if (rep.as === 'PartialObjectMetadata') return sendObject(res, 200, rep, partialMetadata(enc.object, rep));
+  sendJsonText(res, 200, rep, enc.json);
 }
 
 async function listCollection(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, rep: Representation): Promise<void> {
@@ -178,17 +178,17 @@ async function listCollection(deps: ResourceHandlerDeps, served: ServedResource,
   if (result.continue) metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   if (rep.as === 'Table') {
-    return sendObject(res, 200, rep, toTable(served, result.items.map((i) => encodeFor(served, i).object), params.includeObject, rep, metadata), {}, params.pretty);
+    return sendObject(res, 200, rep, toTable(served, result.items.map((i) => encodeFor(served, i).object), params.includeObject, rep, metadata));
   }
   if (rep.as === 'PartialObjectMetadataList' || rep.as === 'PartialObjectMetadata') {
-    return sendObject(res, 200, rep, partialMetadataList(result.items.map((i) => i.object as ApiObject), rep, metadata), {}, params.pretty);
+    return sendObject(res, 200, rep, partialMetadataList(result.items.map((i) => i.object as ApiObject), rep, metadata));
   }
   const apiVersion = apiVersionOf(served.alias?.client ?? served.def.group, served.version.name);
   const listKind = served.def.listKind ?? served.def.kind + 'List';
   // Encode once, write many: the list is the items' cached JSON joined.
   const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
   const body = head + result.items.map((i) => encodeFor(served, i).json).join(',') + ']}';
-  sendJsonText(res, 200, rep, body, {}, params.pretty);
+  sendJsonText(res, 200, rep, body);
 }
 
 async function createObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
@@ -208,7 +208,7 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
     validateAdmission: (obj) => deps.admission.validates ? deps.admission.validate({ ...attrs, object: obj }) : undefined,
   });
   const enc = encodeFor(served, result);
-  sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+  sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings));
 }
 
 /** Kubernetes' checkName: the object must carry the URL's name, and no other namespace than the URL's. */
@@ -282,9 +282,9 @@ async function updateObject(deps: ResourceHandlerDeps, served: ServedResource, r
     validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
   const code = result.created ? 201 : 200;
-  if (view?.get) return sendObject(res, code, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
+  if (view?.get) return sendObject(res, code, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings));
   const enc = encodeFor(served, result);
-  sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+  sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings));
 }
 
 async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
@@ -325,9 +325,9 @@ async function patchObject(deps: ResourceHandlerDeps, served: ServedResource, re
     transformKeepsCurrent: !view,
     validateAdmission: validateWrite(deps, served, namespace, name, ctx, params),
   });
-  if (view?.get) return sendObject(res, 200, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings), params.pretty);
+  if (view?.get) return sendObject(res, 200, rep, viewAnswer(served, view.get(result.object)), warningHeader(ctx.warnings));
   const enc = encodeFor(served, result);
-  sendJsonText(res, 200, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+  sendJsonText(res, 200, rep, enc.json, warningHeader(ctx.warnings));
 }
 
 /**
@@ -360,9 +360,9 @@ async function deleteObject(deps: ResourceHandlerDeps, served: ServedResource, r
   const code = !result.removed && opts.orphanDependents === false ? 202 : 200;
   if (!result.removed || served.def.deleteReturnsObject) {
     const enc = encodeFor(served, { object: result.object, json: JSON.stringify(result.object) });
-    return sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings), params.pretty);
+    return sendJsonText(res, code, rep, enc.json, warningHeader(ctx.warnings));
   }
-  sendObject(res, code, rep, deletedStatus(served, name, result.object.metadata.uid), warningHeader(ctx.warnings), params.pretty);
+  sendObject(res, code, rep, deletedStatus(served, name, result.object.metadata.uid), warningHeader(ctx.warnings));
 }
 
 async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
@@ -381,5 +381,5 @@ async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResourc
       throw err;
     }
   }
-  sendObject(res, 200, rep, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: served.def.kind } }, warningHeader(ctx.warnings), params.pretty);
+  sendObject(res, 200, rep, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: served.def.kind } }, warningHeader(ctx.warnings));
 }
