@@ -6,6 +6,7 @@ import { S } from '../apis/meta/schema.ts';
 import { ObjectMeta } from '../apis/meta/v1.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import { StatusError } from '../machinery/status.ts';
+import { openTestStore } from './test-store.ts';
 import { ResourceStore } from './store.ts';
 import { retryWhenRaced } from './retry-when-raced.ts';
 
@@ -21,15 +22,9 @@ const gadgets: KindDefinition = {
 
 let storage: SqliteStorage;
 let store: ResourceStore;
-before(async () => {
-  storage = SqliteStorage.open(':memory:');
-  store = new ResourceStore(gadgets, storage);
-  await store.cache.start();
-});
-after(async () => {
-  store.cache.stop();
-  await storage.close();
-});
+let close: () => Promise<void>;
+before(async () => { ({ storage, store, close } = await openTestStore(gadgets)); });
+after(() => close());
 
 /** An attempt that fails with each of `failures` in turn, then succeeds; `calls` counts its runs. */
 function attempt(failures: Error[]) {

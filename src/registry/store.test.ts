@@ -10,6 +10,7 @@ import { SqliteStorage } from '../storage/sqlite.ts';
 import type { Storage } from '../storage/interface.ts';
 import { WatchCache } from '../storage/cache.ts';
 import { StatusError } from '../machinery/status.ts';
+import { openTestStore } from './test-store.ts';
 import { ResourceStore, type UpdateOptions } from './store.ts';
 
 const WidgetSchema = S.object({
@@ -36,15 +37,9 @@ const updateOpts = (name: string, subresource = '', extra: Partial<UpdateOptions
 
 let storage: SqliteStorage;
 let store: ResourceStore;
-before(async () => {
-  storage = SqliteStorage.open(':memory:');
-  store = new ResourceStore(widgets, storage);
-  await store.cache.start();
-});
-after(async () => {
-  store.cache.stop();
-  await storage.close();
-});
+let close: () => Promise<void>;
+before(async () => { ({ storage, store, close } = await openTestStore(widgets)); });
+after(() => close());
 
 const widget = (name: string, spec: object = {}, extra: object = {}): ApiObject => ({ apiVersion: 'example.svc.io/v1', kind: 'Widget', metadata: { name }, spec, ...extra });
 const settle = async () => { await store.cache.waitFor(await storage.currentRevision(), 1000); };

@@ -9,6 +9,7 @@ import { S } from '../apis/meta/schema.ts';
 import { ObjectMeta } from '../apis/meta/v1.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import type { CachedObject } from '../storage/cache.ts';
+import { openTestStore } from './test-store.ts';
 import { ResourceStore } from './store.ts';
 import { prepareWatch, type ActiveWatch, type WatchChannel, type WatchEventType, type WatchSink } from './watch.ts';
 
@@ -21,15 +22,9 @@ const ctx: RequestContext = { user: { username: 'test', groups: [] }, version: '
 
 let storage: SqliteStorage;
 let store: ResourceStore;
-before(async () => {
-  storage = SqliteStorage.open(':memory:');
-  store = new ResourceStore(gadgets, storage);
-  await store.cache.start();
-});
-after(async () => {
-  store.cache.stop();
-  await storage.close();
-});
+let close: () => Promise<void>;
+before(async () => { ({ storage, store, close } = await openTestStore(gadgets)); });
+after(() => close());
 
 const gadget = (name: string, size: number, labels?: Record<string, string>): ApiObject => ({ apiVersion: 'example.svc.io/v1', kind: 'Gadget', metadata: { name, ...(labels ? { labels } : {}) }, spec: { size } });
 const settle = async () => { await store.cache.waitFor(await storage.currentRevision(), 1000); };
