@@ -105,7 +105,7 @@ export function resourceQuotaPlugin(quotas: () => ResourceStore | undefined, sto
         }
         return;
       } catch (err) {
-        if (!(err instanceof status.StatusError && err.code === 409) || attempt >= MAX_TRIES) throw err;
+        if (!status.isConflict(err) || attempt >= MAX_TRIES) throw err;
         fresh = true;
       }
     }

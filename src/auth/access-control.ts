@@ -16,7 +16,7 @@ import { bootstrapTokenAuthenticator, type SecretLike } from './authn/bootstrap-
 import { loadOrCreateSigningKey, loadVerificationKeys, verificationKeyOf, type SigningKey } from './authn/service-account-keys.ts';
 import { serviceAccountTokenAuthenticator, TokenIssuer } from './authn/service-account-tokens.ts';
 import { LAST_USED_LABEL, legacyServiceAccountTokenAuthenticator, type LegacyLookup, type LegacySecret, type LegacyServiceAccount } from './authn/legacy-service-account-tokens.ts';
-import { updateObject } from '../controllers/client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { impersonate, impersonationHeaders, wantsImpersonation } from './impersonation.ts';
 import { ServerAuthorizer, type AuthorizationFlags } from './authz/build.ts';
 import { forbiddenError } from './authz/forbidden.ts';

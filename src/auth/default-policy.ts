@@ -2,7 +2,7 @@
 // default aggregated cluster roles once so that admin, edit and view are usable from the first request.
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { apiServerContext, type RequestContext } from '../apis/kind.ts';
-import { StatusError } from '../machinery/status.ts';
+import { isNotFound, StatusError } from '../machinery/status.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { retryWhenRaced } from '../registry/retry-when-raced.ts';
 import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
@@ -100,7 +100,7 @@ export async function writeRules(cRoles: ResourceStore, name: string, rules: unk
     }, { ctx: aggCtx, dryRun: false, subresource: '', allowCreate: false, name });
     return Number(r.object.metadata.resourceVersion ?? 0);
   } catch (err) {
-    if (!(err instanceof StatusError && err.code === 404)) throw err;
+    if (!isNotFound(err)) throw err;
     return 0;
   }
 }

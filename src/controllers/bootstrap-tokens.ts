@@ -6,7 +6,7 @@ import { CompactSign } from '../auth/authn/jose.ts';
 import YAML from '../machinery/yaml.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
-import { StatusError } from '../machinery/status.ts';
+import { isConflict, isNotFound, StatusError } from '../machinery/status.ts';
 import { controllerContext } from './client.ts';
 import {
   BOOTSTRAP_NAMESPACE, BOOTSTRAP_SECRET_PREFIX, BOOTSTRAP_SECRET_TYPE, BOOTSTRAP_TOKEN_PATTERN, BootstrapKeys,
@@ -78,7 +78,7 @@ export function startTokenCleaner(deps: { secrets: ResourceStore; log(line: stri
         try {
           await deps.secrets.delete(BOOTSTRAP_NAMESPACE, secret.metadata.name!, { ctx, dryRun: false, preconditions: { uid: secret.metadata.uid } });
         } catch (err) {
-          if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+          if (!(isNotFound(err) || isConflict(err))) throw err;
         }
         continue;
       }
@@ -152,7 +152,7 @@ export function startBootstrapSigner(deps: BootstrapSignerDeps): { stop(): void 
       try {
         await deps.configMaps.create(CLUSTER_INFO_NAMESPACE, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: CLUSTER_INFO_NAME }, data } as ApiObject, { ctx, dryRun: false });
       } catch (err) {
-        if (!(err instanceof StatusError && err.code === 409)) throw err;
+        if (!isConflict(err)) throw err;
       }
       return next;
     }

@@ -9,7 +9,8 @@ import { APPROVED, FAILED, conditionsOf, specOf, statusOf } from '../apis/certif
 import { loadCertificateAuthority, type CertificateAuthority, type PemPair } from '../pki/authority.ts';
 import { signCertificate, BACKDATE_MS, type KeyUsageName } from '../pki/sign.ts';
 import { nowRfc3339 } from '../registry/names.ts';
-import { controllerContext, updateObject } from './client.ts';
+import { controllerContext } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 import { WELL_KNOWN_SIGNERS, parseRequest, signerProblem, type ParsedRequest } from './csr-requests.ts';

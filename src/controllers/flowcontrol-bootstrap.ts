@@ -6,11 +6,10 @@ import { apiServerContext } from '../apis/kind.ts';
 import { GROUP } from '../apis/flowcontrol/common.ts';
 import { madeByServer, mandatoryFlowSchemas, mandatoryPriorityLevels, revise, suggestedFlowSchemas, suggestedPriorityLevels } from '../apis/flowcontrol/bootstrap.ts';
 import type { StoreLookup } from '../auth/stores.ts';
-import { StatusError } from '../machinery/status.ts';
+import { isNotFound, StatusError } from '../machinery/status.ts';
 import { deepClone } from '../machinery/schema/walk.ts';
 import { retryWhenRaced } from '../registry/retry-when-raced.ts';
 import type { ResourceStore } from '../registry/store.ts';
-import { isNotFound } from './client.ts';
 
 /** Kubernetes' flow control configuration producer writes under a field manager of its own. */
 const apfContext = () => apiServerContext('', 'api-priority-and-fairness-config-producer-v1');

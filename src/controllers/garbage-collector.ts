@@ -13,10 +13,12 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import { syncCache } from '../registry/list.ts';
 import { SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../registry/gc-finalizers.ts';
-import { controllerContext, isConflict, isDeletionCandidate, isNotFound, updateObject, withoutFinalizer } from './client.ts';
+import { controllerContext, isDeletionCandidate, withoutFinalizer } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 import { splitApiVersion } from '../machinery/group-version.ts';
+import { isConflict, isNotFound } from '../machinery/status.ts';
 
 export interface OwnerReference {
   apiVersion: string;

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { ResourceStore } from '../registry/store.ts';
 import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
-import { StatusError } from '../machinery/status.ts';
+import { isConflict, isNotFound } from '../machinery/status.ts';
 import { nowMicroTime } from '../registry/names.ts';
 
 export interface LeaderElectionOptions {
@@ -92,8 +92,8 @@ export function startLeaderElection(opts: LeaderElectionOptions): LeaderElector 
     } catch (err) {
       // A conflict means another server wrote first; anything else (store unavailable) loses the lease
       // only once it could have expired, as the holder cannot renew either.
-      if (!(err instanceof StatusError && (err.code === 409 || err.code === 404))) opts.log?.(`leader election ${opts.name}: ${(err as Error).message}`);
-      if (!(err instanceof StatusError && err.code === 409)) setLeading(false);
+      if (!(isConflict(err) || isNotFound(err))) opts.log?.(`leader election ${opts.name}: ${(err as Error).message}`);
+      if (!isConflict(err)) setLeading(false);
     }
     if (!stopped) timer = setTimeout(round, retryMs);
   };

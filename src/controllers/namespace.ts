@@ -4,7 +4,7 @@ import type { Storage } from '../storage/interface.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { controllerContext } from './client.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
-import { StatusError } from '../machinery/status.ts';
+import { isNotFound, StatusError } from '../machinery/status.ts';
 import { nowRfc3339 } from '../registry/names.ts';
 import { deletionConditions, mergeConditions, type DeletionTotals, type NamespaceCondition } from './namespace-conditions.ts';
 
@@ -40,7 +40,7 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
           const result = await store.delete(name, item.name, { ctx, dryRun: false, propagationPolicy: 'Background' });
           if (!result.removed) stillThere(store, result.object);
         } catch (err) {
-          if (err instanceof StatusError && err.code === 404) continue;
+          if (isNotFound(err)) continue;
           totals.deleteErrors.push((err as Error).message);
           stillThere(store, item.object);
         }
@@ -80,7 +80,7 @@ export function startNamespaceController(deps: NamespaceControllerDeps): { stop(
         const [name] = pending;
         pending.delete(name);
         try { await reconcile(name); } catch (err) {
-          if (!(err instanceof StatusError && err.code === 404)) { deps.log(`namespace controller: ${name}: ${(err as Error).message}`); pending.add(name); break; }
+          if (!isNotFound(err)) { deps.log(`namespace controller: ${name}: ${(err as Error).message}`); pending.add(name); break; }
         }
       }
     } finally { running = false; }

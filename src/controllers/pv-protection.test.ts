@@ -5,7 +5,7 @@ import { ResourceStore } from '../registry/store.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import { persistentVolumeKind } from '../apis/core/persistentvolume.ts';
 import { requestContext } from '../apis/kind-harness.ts';
-import { updateObject } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 
 const storage = SqliteStorage.open(':memory:');

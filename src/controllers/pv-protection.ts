@@ -3,7 +3,8 @@
 // (status.phase Bound), and loses it, so that the delete completes, once it is not.
 import type { ResourceStore } from '../registry/store.ts';
 import { PV_PROTECTION_FINALIZER } from '../admission/storage-object-in-use-protection.ts';
-import { controllerContext, isDeletionCandidate, updateObject, withoutFinalizer } from './client.ts';
+import { controllerContext, isDeletionCandidate, withoutFinalizer } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 

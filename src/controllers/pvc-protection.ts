@@ -7,7 +7,8 @@ import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import { PVC_PROTECTION_FINALIZER } from '../admission/storage-object-in-use-protection.ts';
 import { syncToStorage } from '../registry/list.ts';
-import { controllerContext, isDeletionCandidate, updateObject, withoutFinalizer } from './client.ts';
+import { controllerContext, isDeletionCandidate, withoutFinalizer } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 

@@ -7,10 +7,12 @@ import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
 import { Quantity } from '../machinery/quantity.ts';
-import { controllerContext, isConflict, updateObject } from './client.ts';
+import { controllerContext } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { Requeue, WorkQueue } from './work-queue.ts';
 import { addLists, evaluatorFor, mask, quotaScopes, resourceList, toJson, type Evaluator, type ResourceList } from './quota-evaluators.ts';
+import { isConflict } from '../machinery/status.ts';
 
 export interface ResourceQuotaControllerDeps {
   quotas: ResourceStore;

@@ -4,9 +4,11 @@
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
-import { controllerContext, isConflict, updateObject } from './client.ts';
+import { controllerContext } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import { isConflict } from '../machinery/status.ts';
 
 export const ROOT_CA_CONFIGMAP = 'kube-root-ca.crt';
 export const ROOT_CA_KEY = 'ca.crt';

@@ -8,9 +8,11 @@ import type { SigningKey } from '../auth/authn/service-account-keys.ts';
 import {
   SERVICE_ACCOUNT_NAME_ANNOTATION, SERVICE_ACCOUNT_TOKEN_TYPE, SERVICE_ACCOUNT_UID_ANNOTATION, signLegacyToken,
 } from '../auth/authn/legacy-service-account-tokens.ts';
-import { controllerContext, isConflict, isNotFound, updateObject } from './client.ts';
+import { controllerContext } from './client.ts';
+import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import { isConflict, isNotFound } from '../machinery/status.ts';
 
 export interface ServiceAccountTokensControllerDeps {
   secrets: ResourceStore;

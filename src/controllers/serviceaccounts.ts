@@ -2,9 +2,10 @@
 // `default` ServiceAccount, created when missing and again when deleted.
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { ResourceStore } from '../registry/store.ts';
-import { controllerContext, isConflict } from './client.ts';
+import { controllerContext } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import { isConflict } from '../machinery/status.ts';
 
 export const DEFAULT_SERVICE_ACCOUNT = 'default';
 

@@ -169,3 +169,11 @@ export function internalError(err: unknown): StatusError {
 export function tooManyRequests(message: string, retryAfterSeconds = 1): StatusError {
   return new StatusError(429, 'TooManyRequests', `Too many requests: ${message}`, { retryAfterSeconds });
 }
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 404;
+}
+
+export function isConflict(err: unknown): boolean {
+  return err instanceof StatusError && err.code === 409;
+}

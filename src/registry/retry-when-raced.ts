@@ -1,7 +1,7 @@
 // A write decided on the cached object may race another writer (a server sharing the store, the cache not
 // yet having seen a create): the store then answers 409 (AlreadyExists, Conflict) or 404. Such a write is
 // decided again once the cache has seen the next revision, a few times at most.
-import { StatusError } from '../machinery/status.ts';
+import { isConflict, isNotFound } from '../machinery/status.ts';
 import type { ResourceStore } from './store.ts';
 
 const MAX_ATTEMPTS = 5;
@@ -14,7 +14,7 @@ export async function retryWhenRaced(store: ResourceStore, attempt: () => Promis
       await attempt();
       return;
     } catch (err) {
-      if (!(err instanceof StatusError && (err.code === 409 || err.code === 404)) || n >= MAX_ATTEMPTS) throw err;
+      if (!(isConflict(err) || isNotFound(err)) || n >= MAX_ATTEMPTS) throw err;
       await store.cache.waitFor(store.cache.revision + 1, CACHE_WAIT_MS);
     }
   }

@@ -33,7 +33,7 @@ import { startControllerManager } from '../controllers/manager.ts';
 import { builtinControllers } from '../controllers/builtin.ts';
 import { resourceQuotaPlugin } from '../admission/resource-quota.ts';
 import { WebhookAdmission } from '../admission/webhooks.ts';
-import { StatusError } from '../machinery/status.ts';
+import { isConflict } from '../machinery/status.ts';
 import { featureGates } from '../config/feature-gates.ts';
 import { apiServerMetrics, storedObjectCounts, validateShowHiddenMetricsVersion } from './metrics/apiserver.ts';
 import { componentChecks } from './component-checks.ts';
@@ -275,7 +275,7 @@ async function ensureNamespaces(namespaces: ResourceStore): Promise<void> {
       const created = await namespaces.create('', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } }, { ctx: apiServerContext(), dryRun: false });
       return Number(created.object.metadata?.resourceVersion ?? 0);
     } catch (err) {
-      if (!(err instanceof StatusError && err.code === 409)) throw err;
+      if (!isConflict(err)) throw err;
       return 0;
     }
   }));

@@ -377,7 +377,7 @@ async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResourc
         validate: (current) => admitDelete(deps, { operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
       });
     } catch (err) {
-      if (err instanceof status.StatusError && err.code === 404) continue;
+      if (status.isNotFound(err)) continue;
       throw err;
     }
   }
