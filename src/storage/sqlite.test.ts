@@ -7,6 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, it } from 'node:test';
 import { RecordingListener, storageContract, waitUntil } from './contract.ts';
 import { CompactedError, FutureRevisionError, KeyNotFoundError, StoreUnavailableError, type KeyValue } from './interface.ts';
+import type { KeyIndex } from './key-index.ts';
 import { SqliteStorage, type SqliteDiskStep } from './sqlite.ts';
 
 /** Compaction transactions that started while a checkpoint (its database flush included) was under way. */
@@ -163,6 +164,29 @@ describe('SqliteStorage', () => {
       }
     } finally {
       await remove();
+    }
+  });
+
+  it('compaction takes the rows it removes out of the in-memory key index', async () => {
+    const s = SqliteStorage.open(':memory:');
+    try {
+      // Reads below the compacted revision are refused, so only the index itself shows what it still holds.
+      const index = (s as unknown as { index: KeyIndex }).index;
+      const a1 = await s.create('/r/a', 'a1');
+      const a2 = await s.update('/r/a', 'a2', a1.modRevision);
+      const a3 = await s.update('/r/a', 'a3', a2.modRevision);
+      await s.create('/r/b', 'b');
+      const bGone = await s.delete('/r/b');
+      assert.equal(index.at('/r/a', a1.modRevision), a1.modRevision);
+      assert.equal(index.newest('/r/b'), -bGone.modRevision);
+      await s.compact(bGone.modRevision);
+      // a1 and a2 are superseded at the compacted revision; b's row and its tombstone are needed by nobody.
+      assert.equal(index.at('/r/a', a2.modRevision), 0);
+      assert.equal(index.at('/r/a', bGone.modRevision), a3.modRevision);
+      assert.equal(index.newest('/r/b'), 0);
+      assert.deepEqual([...index.liveIn('/r/', '/r0', bGone.modRevision)], [['/r/a', a3.modRevision]]);
+    } finally {
+      await s.close();
     }
   });
 
