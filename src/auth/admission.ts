@@ -25,15 +25,41 @@ function check(user: UserInfo, verb: string, resource: string, namespace: string
   return { user, verb, isResourceRequest: true, path: '', namespace, apiGroup: RBAC_GROUP, apiVersion: '*', resource, subresource: '', name };
 }
 
-/** Only metadata that the garbage collector maintains changed: no permission check is needed. */
+/**
+ * Only metadata that the garbage collector maintains changed: no permission check is needed. As Kubernetes'
+ * IsOnlyMutatingGCFields, the rest must equal the stored object, resourceVersion included: an unconditional
+ * update (none sent) is checked.
+ */
 function onlyGcFields(a: AdmissionAttributes): boolean {
   if (!a.oldObject || !a.object) return false;
   const strip = (o: Record<string, unknown>) => {
     const { metadata, ...rest } = o as { metadata?: Record<string, unknown> };
-    const { ownerReferences: _o, finalizers: _f, resourceVersion: _r, managedFields: _m, ...meta } = metadata ?? {};
-    return JSON.stringify({ ...rest, metadata: meta });
+    const { ownerReferences: _o, finalizers: _f, managedFields: _m, ...meta } = metadata ?? {};
+    return JSON.stringify(semanticForm({ ...rest, metadata: meta }));
   };
   return strip(a.object) === strip(a.oldObject);
+}
+
+/**
+ * A copy that compares as Kubernetes' semantic equality does: keys in order, and a field that is null, an
+ * empty string, an empty list or an empty object the same as one left out (Go's nil and empty slices and
+ * maps are equal there).
+ */
+function semanticForm(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(semanticForm);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) {
+    const x = semanticForm((v as Record<string, unknown>)[k]);
+    const empty = x === null || x === undefined || x === '' || (Array.isArray(x) ? x.length === 0 : typeof x === 'object' && Object.keys(x).length === 0);
+    if (!empty) out[k] = x;
+  }
+  return out;
+}
+
+/** Setting or changing an aggregation rule needs full authority; one without selectors is no rule (validation refuses it). */
+function hasAggregationRule(role: ClusterRole | undefined): boolean {
+  return (role?.aggregationRule?.clusterRoleSelectors?.length ?? 0) > 0;
 }
 
 export function rbacEscalationAdmission(deps: EscalationDeps): AdmissionPlugin {
@@ -57,12 +83,16 @@ async function checkEscalation(deps: EscalationDeps, a: AdmissionAttributes, obj
   const name = object.metadata?.name ?? a.name;
   const namespace = def.namespaced ? a.namespace : '';
   if (def.plural === 'roles' || def.plural === 'clusterroles') {
-    if ((await deps.authorize(check(user, 'escalate', def.plural, namespace, name))).decision === 'allow') return;
+    // Kubernetes asks about the request's name, which a create does not have: `escalate` limited to
+    // resourceNames allows updates of those roles, never a create.
+    const requestName = a.operation === 'CREATE' ? '' : a.name;
+    if ((await deps.authorize(check(user, 'escalate', def.plural, namespace, requestName))).decision === 'allow') return;
     await deps.catchUp();
     const role = object as unknown as ClusterRole;
     const problem = escalationProblem(deps.resolver, user, namespace, role.rules ?? []);
     if (problem) throw forbiddenStatus(gr, name, problem);
-    if (def.plural === 'clusterroles' && role.aggregationRule && escalationProblem(deps.resolver, user, '', FULL_AUTHORITY)) {
+    const aggregates = hasAggregationRule(role) || hasAggregationRule(a.oldObject as unknown as ClusterRole | undefined);
+    if (def.plural === 'clusterroles' && aggregates && escalationProblem(deps.resolver, user, '', FULL_AUTHORITY)) {
       throw forbiddenStatus(gr, name, 'must have cluster-admin privileges to use the aggregationRule');
     }
     return;
@@ -71,11 +101,15 @@ async function checkEscalation(deps: EscalationDeps, a: AdmissionAttributes, obj
     const binding = object as unknown as RoleBinding;
     const ref = binding.roleRef ?? { apiGroup: '', kind: '', name: '' };
     const roleResource = ref.kind === 'Role' ? 'roles' : 'clusterroles';
-    if ((await deps.authorize(check(user, 'bind', roleResource, namespace, ref.name))).decision === 'allow') return;
+    const knownKind = ref.kind === 'Role' || ref.kind === 'ClusterRole';
+    // An unknown kind is never bound: Kubernetes asks about `bind` only on roles and cluster roles.
+    if (knownKind && (await deps.authorize(check(user, 'bind', roleResource, namespace, ref.name))).decision === 'allow') return;
     await deps.catchUp();
-    // Kubernetes reads the referenced role from its registry here: a missing one is that registry's 404,
-    // an unknown kind an internal error.
-    if (ref.kind !== 'Role' && ref.kind !== 'ClusterRole') throw status.internalError(new Error(`unsupported role reference kind: ${goQuote(ref.kind)}`));
+    // Kubernetes reads the referenced role from its registry here: a missing one is that registry's 404, a
+    // Role without a namespace (from a cluster role binding) its 400, an unknown kind a plain error, which
+    // the API answers as a 500 without a reason.
+    if (!knownKind) throw new status.StatusError(500, '', `unsupported role reference kind: ${goQuote(ref.kind)}`);
+    if (ref.kind === 'Role' && !namespace) throw status.badRequest('Namespace parameter required.');
     let rules;
     try {
       rules = deps.resolver.roleReferenceRules(ref, namespace);

@@ -77,19 +77,24 @@ export function ruleCovers(owner: PolicyRule, sub: PolicyRule): boolean {
   return verbs && groups && resources && names && urls;
 }
 
-/** Merges simple single-group, single-resource rules that differ only in verbs (Kubernetes' CompactRules). */
+/**
+ * Merges simple rules (one group, one resource, at most one name, no URLs) that differ only in verbs
+ * (Kubernetes' CompactRules). Verbs are appended as they come, repeats included, as Kubernetes does.
+ */
 export function compactRules(rules: readonly PolicyRule[]): PolicyRule[] {
   const out: PolicyRule[] = [];
   const simple = new Map<string, PolicyRule>();
   for (const r of rules) {
-    const isSimple = r.apiGroups?.length === 1 && r.resources?.length === 1 && !r.resourceNames?.length && !r.nonResourceURLs?.length;
+    const names = r.resourceNames ?? [];
+    const isSimple = r.apiGroups?.length === 1 && r.resources?.length === 1 && names.length <= 1 && !r.nonResourceURLs?.length;
     if (!isSimple) { out.push(r); continue; }
-    const key = `${r.apiGroups![0]}\u0000${r.resources![0]}`;
+    const key = JSON.stringify([r.apiGroups![0], r.resources![0], names.length ? names[0] : null]);
     const existing = simple.get(key);
     if (existing) {
-      for (const v of r.verbs) if (!existing.verbs.includes(v)) existing.verbs.push(v);
+      existing.verbs.push(...r.verbs);
     } else {
-      const copy = { apiGroups: [...r.apiGroups!], resources: [...r.resources!], verbs: [...r.verbs] };
+      const copy: PolicyRule = { apiGroups: [...r.apiGroups!], resources: [...r.resources!], verbs: [...r.verbs] };
+      if (names.length) copy.resourceNames = [...names];
       simple.set(key, copy);
       out.push(copy);
     }
