@@ -2,7 +2,7 @@
 // - recordUpdate: a create, update or non-apply patch; the writer takes the fields it changed; never fails.
 // - applyObject: a server-side apply; merges, prunes, checks conflicts (409), and records an Apply entry.
 import type { ApiObject } from '../../apis/meta/v1.ts';
-import { badRequest, internalError } from '../status.ts';
+import { badRequest, internalError, StatusError } from '../status.ts';
 import { ApplyConflicts, conflictError, conflictsToSet, type Conflict } from './conflict.ts';
 import { compare } from './compare.ts';
 import { createdFields } from './created-fields.ts';
@@ -15,6 +15,7 @@ import { fieldElement } from './path.ts';
 import { dropNulls } from './remove.ts';
 import type { TypeRef } from './schema-view.ts';
 import { toFieldSet, TypedValueError } from './tofieldset.ts';
+import { undeclaredFields, undeclaredFieldsMessage } from './undeclared-fields.ts';
 import { applyConfig, updateOwnership, type UpdaterOptions } from './updater.ts';
 import { goJson } from './value.ts';
 import type { VersionConverter } from './versions.ts';
@@ -138,7 +139,10 @@ function gvkString(apiVersion: unknown, kind: unknown): string {
   return `${group}/${version}, Kind=${typeof kind === 'string' ? kind : ''}`;
 }
 
-/** The checks Kubernetes makes on an apply body before merging it: its type and no managedFields. */
+/**
+ * The checks Kubernetes makes on an apply body before merging it: its type, no managedFields, and every
+ * field declared by the schema (whatever fieldValidation says).
+ */
 export function checkApplyBody(scope: FieldManagerScope, body: Record<string, unknown>): void {
   if (body.apiVersion !== scope.apiVersion || body.kind !== scope.kind) {
     throw badRequest(`invalid object type: ${gvkString(body.apiVersion, body.kind)}`);
@@ -147,6 +151,18 @@ export function checkApplyBody(scope: FieldManagerScope, body: Record<string, un
   if (meta && typeof meta === 'object' && meta.managedFields !== undefined && meta.managedFields !== null) {
     throw badRequest('metadata.managedFields must be nil');
   }
+  const undeclared = undeclaredFields(body, scope.type);
+  if (undeclared.length) throw typedPatchError(scope, body, undeclaredFieldsMessage(undeclared));
+}
+
+/**
+ * An apply body that cannot be typed: Kubernetes returns the plain error (not a Status), so it answers 500
+ * without a reason, naming the body's own namespace and name.
+ */
+function typedPatchError(scope: FieldManagerScope, body: { metadata?: unknown }, message: string): StatusError {
+  const meta = (body.metadata && typeof body.metadata === 'object' ? body.metadata : {}) as { namespace?: unknown; name?: unknown };
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  return new StatusError(500, '', `failed to create typed patch object (${text(meta.namespace)}/${text(meta.name)}; ${gvkString(scope.apiVersion, scope.kind)}): ${message}`);
 }
 
 export interface ApplyOptions {
@@ -187,7 +203,7 @@ export function applyObject(scope: FieldManagerScope, live: ApiObject | undefine
   } catch (err) {
     if (err instanceof ApplyConflicts) throw conflictError(err.conflicts);
     if (!(err instanceof TypedValueError)) throw err;
-    throw badRequest(`failed to create typed patch object (${live?.metadata?.namespace ?? ''}/${config.metadata?.name ?? ''}; ${gvkString(scope.apiVersion, scope.kind)}): ${(err as Error).message}`);
+    throw typedPatchError(scope, config, (err as Error).message);
   }
   managed.fields = outcome.managers;
   strip(managed, id);
