@@ -97,7 +97,7 @@ describe('Service cluster IP and node port allocation', () => {
     // The cluster IP may not change.
     const r = await s.kubectl(['patch', 'svc', 'moving', '-p', '{"spec":{"clusterIP":"10.0.0.8","clusterIPs":["10.0.0.8"]}}']);
     assert.notEqual(r.code, 0);
-    assert.match(r.stderr, /spec\.clusterIPs\[0\]: Invalid value: "10\.0\.0\.8": may not change once set/);
+    assert.match(r.stderr, /spec\.clusterIPs\[0\]: Invalid value: \[\]string\{"10\.0\.0\.8"\}: may not change once set/);
   });
 
   it('LoadBalancer: node ports and, with externalTrafficPolicy Local, a health check port; allocateLoadBalancerNodePorts=false takes none', async () => {

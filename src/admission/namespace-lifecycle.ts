@@ -35,6 +35,11 @@ export function namespaceLifecycle(namespaces: () => ResourceStore): AdmissionPl
 function admitIn(ns: Record<string, any> | undefined, attrs: AdmissionAttributes): void {
   if (!ns) throw status.notFound({ group: '', resource: 'namespaces' }, attrs.namespace);
   if (ns.metadata?.deletionTimestamp || ns.status?.phase === 'Terminating') {
-    throw status.forbidden(attrs.served.store.gr, attrs.name, `unable to create new content in namespace ${attrs.namespace} because it is being terminated`);
+    // admission.NewForbidden names the object by its generateName before a name is generated.
+    const meta = attrs.object?.metadata;
+    const name = attrs.name || meta?.name || meta?.generateName || 'Unknown';
+    const err = status.forbidden(attrs.served.store.gr, name, `unable to create new content in namespace ${attrs.namespace} because it is being terminated`);
+    err.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${attrs.namespace} is being terminated`, field: 'metadata.namespace' }];
+    throw err;
   }
 }

@@ -50,15 +50,15 @@ test('events with an eventTime name their reporter, action and reason, within le
   const eventTime = '2024-05-01T10:00:00.000000Z';
   // As in Kubernetes, an empty reporter is also reported as an invalid qualified name.
   assert.deepEqual(await causes(ev({ eventTime, reason: '' })), [
-    'reportingComponent: Required value',
-    'reportingComponent: Invalid value: "": name part must be non-empty',
-    "reportingComponent: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    'reportingController: Required value',
+    'reportingController: Invalid value: "": name part must be non-empty',
+    "reportingController: Invalid value: \"\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     'reportingInstance: Required value',
     'action: Required value',
     'reason: Required value',
   ]);
   assert.deepEqual(await causes(ev({ eventTime, reportingComponent: 'bad name!', reportingInstance: 'x'.repeat(129), action: 'a'.repeat(129) })), [
-    "reportingComponent: Invalid value: \"bad name!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    "reportingController: Invalid value: \"bad name!\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     'reportingInstance: Invalid value: "": can have at most 128 characters',
     'action: Invalid value: "": can have at most 128 characters',
   ]);
@@ -94,4 +94,11 @@ test('table: last and first seen, object, source, count (1 for a singleton, the 
   const series = cells({ ...base, eventTime: ago(3600), series: { count: 9, lastObservedTime: ago(60) } });
   assert.deepEqual([series[0], series[8]], ['60s', 9]);
   assert.equal(cells({ ...base })[0], '<unknown>');
+});
+
+test('goTimeString prints a serialized time as Go time.Time.String() does', async () => {
+  const { goTimeString } = await import('./event.ts');
+  assert.equal(goTimeString('2024-01-02T03:04:05Z'), '2024-01-02 03:04:05 +0000 UTC');
+  assert.equal(goTimeString('2024-01-02T03:04:05.120000Z'), '2024-01-02 03:04:05.12 +0000 UTC');
+  assert.equal(goTimeString(null), '0001-01-01 00:00:00 +0000 UTC');
 });

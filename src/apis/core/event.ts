@@ -7,7 +7,8 @@ import { S } from '../meta/schema.ts';
 import { ObjectMeta, ObjectReference } from '../meta/v1.ts';
 import { nameColumn, translateTimestampSince, NAME_DESCRIPTION } from '../meta/table.ts';
 import { type FieldError, invalid, required } from '../../machinery/field-errors.ts';
-import { isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/strings.ts';
+import { isDNS1123Subdomain, isQualifiedName, byteLength } from '../../machinery/validation/strings.ts';
+import { goQuote, errorWithGoValue } from '../../machinery/go-format.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { withProto, described } from './schema-helpers.ts';
 
@@ -74,8 +75,11 @@ export function fillEventZeroValues(obj: ApiObject): void {
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
 
-/** legacyValidateEvent: what every event passes, whichever API wrote it. */
-export function legacyEventErrors(obj: ApiObject, reportingControllerField: 'reportingComponent' | 'reportingController'): FieldError[] {
+/**
+ * legacyValidateEvent: what every event passes, whichever API wrote it. Kubernetes names the reporting
+ * controller by its internal name (`reportingController`) in both APIs, core v1's `reportingComponent` too.
+ */
+export function legacyEventErrors(obj: ApiObject): FieldError[] {
   const errs: FieldError[] = [];
   const ns = str(obj.metadata.namespace);
   const involved = (obj.involvedObject ?? {}) as Obj;
@@ -89,18 +93,18 @@ export function legacyEventErrors(obj: ApiObject, reportingControllerField: 'rep
   } else {
     if (!involvedNs && ns !== 'default' && ns !== 'kube-system') errs.push(invalid('involvedObject.namespace', involvedNs, 'does not match event.namespace'));
     const controller = str(obj.reportingComponent);
-    if (!controller) errs.push(required(reportingControllerField));
-    errs.push(...isQualifiedName(controller).map((m) => invalid(reportingControllerField, controller, m)));
+    if (!controller) errs.push(required('reportingController'));
+    errs.push(...isQualifiedName(controller).map((m) => invalid('reportingController', controller, m)));
     const instance = str(obj.reportingInstance);
     if (!instance) errs.push(required('reportingInstance'));
-    if (instance.length > REPORTING_INSTANCE_LENGTH_LIMIT) errs.push(invalid('reportingInstance', '', `can have at most ${REPORTING_INSTANCE_LENGTH_LIMIT} characters`));
+    if (byteLength(instance) > REPORTING_INSTANCE_LENGTH_LIMIT) errs.push(invalid('reportingInstance', '', `can have at most ${REPORTING_INSTANCE_LENGTH_LIMIT} characters`));
     const action = str(obj.action);
     if (!action) errs.push(required('action'));
-    if (action.length > ACTION_LENGTH_LIMIT) errs.push(invalid('action', '', `can have at most ${ACTION_LENGTH_LIMIT} characters`));
+    if (byteLength(action) > ACTION_LENGTH_LIMIT) errs.push(invalid('action', '', `can have at most ${ACTION_LENGTH_LIMIT} characters`));
     const reason = str(obj.reason);
     if (!reason) errs.push(required('reason'));
-    if (reason.length > REASON_LENGTH_LIMIT) errs.push(invalid('reason', '', `can have at most ${REASON_LENGTH_LIMIT} characters`));
-    if (str(obj.message).length > NOTE_LENGTH_LIMIT) errs.push(invalid('message', '', `can have at most ${NOTE_LENGTH_LIMIT} characters`));
+    if (byteLength(reason) > REASON_LENGTH_LIMIT) errs.push(invalid('reason', '', `can have at most ${REASON_LENGTH_LIMIT} characters`));
+    if (byteLength(str(obj.message)) > NOTE_LENGTH_LIMIT) errs.push(invalid('message', '', `can have at most ${NOTE_LENGTH_LIMIT} characters`));
   }
   errs.push(...isDNS1123Subdomain(ns).map((m) => invalid('namespace', ns, m)));
   return errs;
@@ -116,14 +120,40 @@ export function seriesErrors(obj: ApiObject): FieldError[] {
   return errs;
 }
 
-/** The fields an events.svc.io/v1 update may not change. */
+/** The fields an events.svc.io/v1 update may not change, in Kubernetes' order (which checks reason twice). */
 export const EVENT_IMMUTABLE_FIELDS = ['involvedObject', 'reason', 'message', 'source', 'firstTimestamp', 'lastTimestamp', 'count', 'type', 'eventTime', 'action', 'related', 'reportingComponent', 'reportingInstance'];
+
+/** Go's time.Time.String() of a serialized (UTC) time: `2024-01-02 03:04:05.5 +0000 UTC`; unset is Go's zero time. */
+export function goTimeString(v: unknown): string {
+  const d = typeof v === 'string' && v ? new Date(v) : undefined;
+  if (!d || Number.isNaN(d.getTime())) return '0001-01-01 00:00:00 +0000 UTC';
+  const iso = d.toISOString();
+  // Date keeps milliseconds; the micro-time's own digits are read from the text.
+  const frac = (/\.(\d+)/.exec(String(v))?.[1] ?? '').replace(/0+$/, '');
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${frac ? '.' + frac : ''} +0000 UTC`;
+}
+
+const goObjectReference = (r: Obj) => 'core.ObjectReference{' + [
+  ['Kind', r.kind], ['Namespace', r.namespace], ['Name', r.name], ['UID', r.uid], ['APIVersion', r.apiVersion], ['ResourceVersion', r.resourceVersion], ['FieldPath', r.fieldPath],
+].map(([k, v]) => `${k}:${goQuote(str(v))}`).join(', ') + '}';
+
+/** The new value of an immutable field as ValidateImmutableField prints it (the internal Go type). */
+function immutableError(f: string, v: unknown): FieldError {
+  const path = f === 'reportingComponent' ? 'reportingController' : f;
+  const go = (rendered: string) => errorWithGoValue('FieldValueInvalid', path, v, rendered, 'field is immutable');
+  switch (f) {
+    case 'involvedObject': return go(goObjectReference((v ?? {}) as Obj));
+    case 'related': return v ? go(goObjectReference(v as Obj)) : invalid(path, null, 'field is immutable');
+    case 'source': { const src = (v ?? {}) as Obj; return go(`core.EventSource{Component:${goQuote(str(src.component))}, Host:${goQuote(str(src.host))}}`); }
+    case 'firstTimestamp': case 'lastTimestamp': case 'eventTime': return go(goTimeString(v));
+    case 'count': return invalid(path, Number(v ?? 0), 'field is immutable');
+    default: return invalid(path, str(v), 'field is immutable');
+  }
+}
 
 export function eventImmutableErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   const errs: FieldError[] = [];
-  for (const f of EVENT_IMMUTABLE_FIELDS) {
-    if (!deepEqual(obj[f] ?? null, old[f] ?? null)) errs.push(invalid(f === 'reportingComponent' ? 'reportingController' : f, obj[f] ?? null, 'field is immutable'));
-  }
+  for (const f of EVENT_IMMUTABLE_FIELDS) if (!deepEqual(obj[f] ?? null, old[f] ?? null)) errs.push(immutableError(f, obj[f]));
   return errs;
 }
 
@@ -199,8 +229,8 @@ export const eventKind: KindDefinition = {
   allowCreateOnUpdate: true,
 
   defaults: fillEventZeroValues,
-  validate: (obj) => legacyEventErrors(obj, 'reportingComponent'),
-  validateUpdate: (obj) => legacyEventErrors(obj, 'reportingComponent'),
+  validate: legacyEventErrors,
+  validateUpdate: legacyEventErrors,
 
   fieldSelectors: eventFieldGetters,
   tableColumns: eventTableColumns,

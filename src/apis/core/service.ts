@@ -7,8 +7,8 @@ import type { ApiObject } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta, Condition } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
-import { type FieldError, invalid, required, forbidden, notSupported, duplicate, child, index } from '../../machinery/field-errors.ts';
-import { isValidPortNum, isValidPortName, isQualifiedName, isValidIP, isValidCIDR, ipFamilyOf, isDNS1123Label } from '../../machinery/validation/strings.ts';
+import { type FieldError, invalid, required, forbidden, notSupported, duplicate, child, index, key } from '../../machinery/field-errors.ts';
+import { isValidPortNum, isValidPortName, isQualifiedName, isValidIP, isValidCIDR, ipFamilyOf, isDNS1123Label, isDNS1123Subdomain, nameIsDNS1035Label, parseIP, to4 } from '../../machinery/validation/strings.ts';
 import { validateLabels } from '../../machinery/validation/objectmeta.ts';
 import { withProto } from './schema-helpers.ts';
 import { goQuote, goStruct, goPointer, errorWithGoValue, goStringSlice } from '../../machinery/go-format.ts';
@@ -24,7 +24,13 @@ const SESSION_AFFINITIES = ['ClientIP', 'None'];
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
 const IP_FAMILIES = ['IPv4', 'IPv6'];
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
+const LB_IP_MODES = ['Proxy', 'VIP'];
 const DEFAULT_CLIENT_IP_TIMEOUT = 10800;
+/** Topology annotations (service.kubernetes.io/... renamed): the deprecated one and its successor must agree. */
+const ANNOTATION_TOPOLOGY_AWARE_HINTS = 'service.platform.io/topology-aware-hints';
+const ANNOTATION_TOPOLOGY_MODE = 'service.platform.io/topology-mode';
+/** The annotation that stood for spec.loadBalancerSourceRanges before the field existed. */
+const ANNOTATION_LB_SOURCE_RANGES = 'service.beta.platform.io/load-balancer-source-ranges';
 const MAX_CLIENT_IP_TIMEOUT = 86400;
 
 const PORTS_DESCRIPTION = 'The list of ports that are exposed by this service. More info: https://platform.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies';
@@ -127,6 +133,8 @@ function defaultService(obj: ApiObject): void {
   // ServiceStatus and its load balancer status are structs in Go: always written.
   const status = (obj.status ??= {}) as Obj;
   status.loadBalancer ??= {};
+  // A load balancer's ingress IP without a mode is a virtual IP (LoadBalancerIPMode).
+  if (spec.type === 'LoadBalancer') for (const ing of list(status.loadBalancer?.ingress)) if (ing.ip && ing.ipMode == null) ing.ipMode = 'VIP';
 }
 
 /** What the service REST layer settles on create: clusterIPs from clusterIP, the IP family policy and families. */
@@ -219,10 +227,50 @@ export function clusterIPErrors(spec: Obj): FieldError[] {
   return errs;
 }
 
+/** ValidateNonSpecialIP: external IPs may not be unspecified, loopback or link-local (unicast or multicast). */
+function nonSpecialIPErrors(ip: string, path: string): FieldError[] {
+  const b = parseIP(ip);
+  if (!b) return [invalid(path, ip, 'must be a valid IP address')];
+  const v4 = to4(b);
+  const errs: FieldError[] = [];
+  const zero = (bytes: Uint8Array) => bytes.every((x) => x === 0);
+  if (v4 ? zero(v4) : zero(b)) errs.push(invalid(path, ip, `may not be unspecified (${ip})`));
+  if (v4 ? v4[0] === 127 : zero(b.subarray(0, 15)) && b[15] === 1) errs.push(invalid(path, ip, 'may not be in the loopback range (127.0.0.0/8, ::1/128)'));
+  if (v4 ? v4[0] === 169 && v4[1] === 254 : b[0] === 0xfe && (b[1] & 0xc0) === 0x80) errs.push(invalid(path, ip, 'may not be in the link-local range (169.254.0.0/16, fe80::/10)'));
+  if (v4 ? v4[0] === 224 && v4[1] === 0 && v4[2] === 0 : b[0] === 0xff && (b[1] & 0x0f) === 0x02) errs.push(invalid(path, ip, 'may not be in the link-local multicast range (224.0.0.0/24, ff02::/10)'));
+  return errs;
+}
+
+/** ValidateLoadBalancerStatus: ingress points only for LoadBalancer services, an IP mode only beside an IP. */
+function loadBalancerStatusErrors(obj: ApiObject): FieldError[] {
+  const ingress = list((obj.status as Obj | undefined)?.loadBalancer?.ingress);
+  const at = 'status.loadBalancer.ingress';
+  if (specOf(obj).type !== 'LoadBalancer' && ingress.length) return [forbidden(at, "may only be used when `spec.type` is 'LoadBalancer'")];
+  const errs: FieldError[] = [];
+  ingress.forEach((ing, i) => {
+    const path = index(at, i);
+    if (ing.ip) for (const m of isValidIP(ing.ip)) errs.push(invalid(child(path, 'ip'), ing.ip, m));
+    if (ing.ipMode == null) {
+      if (ing.ip) errs.push(required(child(path, 'ipMode'), 'must be specified when `ip` is set'));
+    } else if (!ing.ip) errs.push(forbidden(child(path, 'ipMode'), 'may not be specified when `ip` is not set'));
+    else if (!LB_IP_MODES.includes(ing.ipMode)) errs.push(notSupported(child(path, 'ipMode'), ing.ipMode, LB_IP_MODES));
+    if (ing.hostname) {
+      for (const m of isDNS1123Subdomain(ing.hostname)) errs.push(invalid(child(path, 'hostname'), ing.hostname, m));
+      if (parseIP(ing.hostname)) errs.push(invalid(child(path, 'hostname'), ing.hostname, 'must be a DNS name, not an IP address'));
+    }
+  });
+  return errs;
+}
+
 /** ValidateService (without what needs allocation: node ports and health check ports are not assigned here). */
 export function validateService(obj: ApiObject): FieldError[] {
   const spec = specOf(obj);
   const errs: FieldError[] = [];
+  const annotations = (obj.metadata?.annotations ?? {}) as Record<string, string>;
+  const hints = annotations[ANNOTATION_TOPOLOGY_AWARE_HINTS], mode = annotations[ANNOTATION_TOPOLOGY_MODE];
+  if (hints !== undefined && mode !== undefined && hints !== mode) {
+    errs.push(invalid(key('metadata.annotations', ANNOTATION_TOPOLOGY_MODE), mode, `must match annotations[${ANNOTATION_TOPOLOGY_AWARE_HINTS}] when both are specified`));
+  }
   const ports = list(spec.ports);
   if (ports.length === 0 && !isHeadless(spec) && spec.type !== 'ExternalName') errs.push(required('spec.ports'));
   if ((spec.type === 'LoadBalancer' || spec.type === 'NodePort') && isHeadless(spec)) {
@@ -247,7 +295,11 @@ export function validateService(obj: ApiObject): FieldError[] {
     errs.push(forbidden('spec.sessionAffinityConfig', 'must not be set when session affinity is None'));
   }
   errs.push(...clusterIPErrors(spec));
-  list<string>(spec.externalIPs).forEach((ip, i) => { for (const m of isValidIP(ip)) errs.push(invalid(index('spec.externalIPs', i), ip, m)); });
+  list<string>(spec.externalIPs).forEach((ip, i) => {
+    const msgs = isValidIP(ip);
+    if (msgs.length) for (const m of msgs) errs.push(invalid(index('spec.externalIPs', i), ip, m));
+    else errs.push(...nonSpecialIPErrors(ip, index('spec.externalIPs', i)));
+  });
   if (!spec.type) errs.push(required('spec.type'));
   else if (!SERVICE_TYPES.includes(spec.type)) errs.push(notSupported('spec.type', spec.type, SERVICE_TYPES));
   if (spec.type === 'ClusterIP') ports.forEach((p, i) => { if (p.nodePort) errs.push(forbidden(child(index('spec.ports', i), 'nodePort'), "may not be used when `type` is 'ClusterIP'")); });
@@ -268,6 +320,11 @@ export function validateService(obj: ApiObject): FieldError[] {
   if (ranges.length) {
     if (spec.type !== 'LoadBalancer') errs.push(forbidden('spec.LoadBalancerSourceRanges', "may only be used when `type` is 'LoadBalancer'"));
     ranges.forEach((r, i) => { const v = r.trim(); for (const m of isValidCIDR(v)) errs.push(invalid(index('spec.LoadBalancerSourceRanges', i), v, m)); });
+  } else if (annotations[ANNOTATION_LB_SOURCE_RANGES] !== undefined) {
+    const at = key('metadata.annotations', ANNOTATION_LB_SOURCE_RANGES);
+    if (spec.type !== 'LoadBalancer') errs.push(forbidden(at, "may only be used when `type` is 'LoadBalancer'"));
+    const value = annotations[ANNOTATION_LB_SOURCE_RANGES].trim();
+    if (value) for (const r of value.split(',')) { const v = r.trim(); for (const m of isValidCIDR(v)) errs.push(invalid(at, v, m)); }
   }
   if (!externallyAccessible(spec)) {
     if (spec.externalTrafficPolicy) errs.push(invalid('spec.externalTrafficPolicy', spec.externalTrafficPolicy, 'may only be set for externally-accessible services'));
@@ -295,18 +352,65 @@ export function validateService(obj: ApiObject): FieldError[] {
   return errs;
 }
 
-/** Update rules: the primary cluster IP and IP family are fixed unless the type moves to or from ExternalName. */
+/** `%#v` of a []core.IPFamily. */
+const goFamilies = (fams: string[] | undefined) => (fams === undefined ? '[]core.IPFamily(nil)' : '[]core.IPFamily{' + fams.map(goQuote).join(', ') + '}');
+const optList = (v: unknown) => (Array.isArray(v) ? (v as string[]) : undefined);
+
+/** validateUpgradeDowngradeClusterIPs: a secondary address may come or go; the primary stays. */
+function clusterIPsUpdateErrors(spec: Obj, oldSpec: Obj): FieldError[] {
+  if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return [];
+  if (isHeadless(spec) && isHeadless(oldSpec)) return [];
+  const ips = list<string>(spec.clusterIPs), oldIPs = list<string>(oldSpec.clusterIPs);
+  const value = goStringSlice(optList(spec.clusterIPs));
+  const changed = (i: number) => errorWithGoValue('FieldValueInvalid', index('spec.clusterIPs', i), ips, value, 'may not change once set');
+  const errs: FieldError[] = [];
+  if (oldIPs.length === ips.length) {
+    oldIPs.forEach((ip, i) => { if (ip !== ips[i]) errs.push(changed(i)); });
+  } else if (oldIPs.length > ips.length) {
+    if (ips.length === 0) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.clusterIPs[0]', ips, value, 'primary clusterIP can not be unset'));
+    if (oldIPs.length && ips.length && ips[0] !== oldIPs[0]) errs.push(changed(0));
+    if (ips.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary clusterIP"));
+    }
+  } else if (oldIPs.length && ips[0] !== oldIPs[0]) {
+    errs.push(changed(0));
+  }
+  return errs;
+}
+
+/** validateUpgradeDowngradeIPFamilies: the primary family stays (headless services aside). */
+function ipFamiliesUpdateErrors(spec: Obj, oldSpec: Obj): FieldError[] {
+  if (spec.type === 'ExternalName' || oldSpec.type === 'ExternalName') return [];
+  if (isHeadless(spec) || isHeadless(oldSpec)) return [];
+  const fams = list<string>(spec.ipFamilies), oldFams = list<string>(oldSpec.ipFamilies);
+  const at = 'spec.ipFamilies[0]';
+  // Kubernetes shows the families here, but the cluster IPs in the other two cases.
+  const famValue = goFamilies(optList(spec.ipFamilies)), ipsValue = goStringSlice(optList(spec.clusterIPs));
+  const errs: FieldError[] = [];
+  if (oldFams.length === fams.length) {
+    oldFams.forEach((f, i) => { if (f !== fams[i]) errs.push(errorWithGoValue('FieldValueInvalid', at, fams, famValue, 'may not change once set')); });
+  } else if (oldFams.length > fams.length) {
+    if (list(spec.clusterIPs).length === 0) errs.push(errorWithGoValue('FieldValueInvalid', at, fams, famValue, 'primary ipFamily can not be unset'));
+    if (fams.length && fams[0] !== oldFams[0]) errs.push(errorWithGoValue('FieldValueInvalid', at, spec.clusterIPs, ipsValue, 'may not change once set'));
+    if (fams.length === 1 && spec.ipFamilyPolicy !== 'SingleStack') {
+      errs.push(invalid('spec.ipFamilyPolicy', spec.ipFamilyPolicy ?? null, "must be set to 'SingleStack' when releasing the secondary ipFamily"));
+    }
+  } else if (oldFams.length && fams.length && fams[0] !== oldFams[0]) {
+    errs.push(errorWithGoValue('FieldValueInvalid', at, spec.clusterIPs, ipsValue, 'may not change once set'));
+  }
+  return errs;
+}
+
+/** ValidateServiceUpdate's own rules (ValidateService follows them). */
 function validateServiceUpdate(obj: ApiObject, old: ApiObject): FieldError[] {
   const spec = specOf(obj), oldSpec = specOf(old);
-  const errs: FieldError[] = [];
-  if (spec.type !== 'ExternalName' && oldSpec.type !== 'ExternalName') {
-    const ips = list<string>(spec.clusterIPs), oldIPs = list<string>(oldSpec.clusterIPs);
-    if (oldIPs.length && ips.length && oldIPs[0] !== ips[0]) errs.push(invalid('spec.clusterIPs[0]', ips[0], 'may not change once set'));
-    const fams = list<string>(spec.ipFamilies), oldFams = list<string>(oldSpec.ipFamilies);
-    if (oldFams.length && fams.length && oldFams[0] !== fams[0]) errs.push(invalid('spec.ipFamilies[0]', fams[0], 'may not change once set'));
-  }
-  if (oldSpec.loadBalancerClass !== undefined && oldSpec.type === 'LoadBalancer' && spec.type === 'LoadBalancer' && spec.loadBalancerClass !== oldSpec.loadBalancerClass) {
+  const errs = [...clusterIPsUpdateErrors(spec, oldSpec), ...ipFamiliesUpdateErrors(spec, oldSpec)];
+  // A LoadBalancer keeps its class, set or unset, while it stays a LoadBalancer.
+  if (oldSpec.type === 'LoadBalancer' && spec.type === 'LoadBalancer' && (spec.loadBalancerClass ?? null) !== (oldSpec.loadBalancerClass ?? null)) {
     errs.push(invalid('spec.loadBalancerClass', spec.loadBalancerClass ?? null, 'may not change once set'));
+  }
+  if (needsHealthCheckNodePort(oldSpec) && needsHealthCheckNodePort(spec) && (spec.healthCheckNodePort ?? 0) !== (oldSpec.healthCheckNodePort ?? 0)) {
+    errs.push(forbidden('spec.healthCheckNodePort', 'field is immutable'));
   }
   return errs;
 }
@@ -423,6 +527,7 @@ export const serviceKind: KindDefinition = {
   singular: 'service',
   namespaced: true,
   shortNames: ['svc'],
+  nameValidation: nameIsDNS1035Label,
   categories: ['all'],
   versions: [{ name: 'v1', stability: 'stable', schema: ServiceSchema }],
   storageVersion: 'v1',
@@ -440,7 +545,7 @@ export const serviceKind: KindDefinition = {
     prepareServiceUpdate(obj, old);
   },
   validate: validateService,
-  validateUpdate: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : [...validateService(obj), ...validateServiceUpdate(obj, old)]),
+  validateUpdate: (obj, old, ctx) => (ctx.subresource === 'status' ? loadBalancerStatusErrors(obj) : [...validateServiceUpdate(obj, old), ...validateService(obj)]),
   fieldSelectors: {
     'spec.clusterIP': (o) => specOf(o).clusterIP ?? '',
     'spec.type': (o) => specOf(o).type ?? '',

@@ -73,7 +73,7 @@ export function fromCoreEvent(obj: ApiObject): ApiObject {
 
 /** ValidateEventCreate for requests to events.svc.io/v1, on the stored (core) form. */
 function strictErrors(obj: ApiObject): FieldError[] {
-  const errs: FieldError[] = [...legacyEventErrors(obj, 'reportingController'), ...seriesErrors(obj)];
+  const errs: FieldError[] = [...legacyEventErrors(obj), ...seriesErrors(obj)];
   const isSet = (v: unknown) => v !== undefined && v !== null && v !== '';
   if (!isSet(obj.eventTime)) errs.push(required('eventTime'));
   if (!EVENT_TYPES.includes(obj.type as string)) errs.push(invalid('type', '', `has invalid value: ${obj.type ?? ''}`));
@@ -107,7 +107,7 @@ export const eventsEventKind: KindDefinition = {
   defaults: fillEventZeroValues,
   validate: strictErrors,
   validateUpdate(obj, old) {
-    const errs = legacyEventErrors(obj, 'reportingController');
+    const errs = legacyEventErrors(obj);
     if (!deepEqual(obj.series ?? null, old.series ?? null)) errs.push(...seriesErrors(obj));
     return [...errs, ...eventImmutableErrors(obj, old)];
   },
