@@ -5,7 +5,13 @@ import { kindHarness, rejection, type KindHarness } from '../kind-harness.ts';
 import type { ApiObject } from '../meta/v1.ts';
 
 let h: KindHarness;
-before(async () => { h = await kindHarness(kind); });
+// The harness writes without a resourceVersion, which the kind refuses (test/sweep6-storage-kinds.test.ts
+// covers that); these tests are about validation, so they write unconditionally.
+before(async () => { h = await kindHarness({ ...kind, allowUnconditionalUpdate: true }); });
+
+test('an update must name the resourceVersion it read', () => {
+  assert.equal(kind.allowUnconditionalUpdate, false);
+});
 after(async () => { await h.close(); });
 
 let n = 0;

@@ -95,6 +95,8 @@ export const csiNodeKind: KindDefinition = {
   versions: [{ name: 'v1', stability: 'stable', schema: CSINodeSchema }],
   storageVersion: 'v1',
   trackGeneration: false,
+  // Node agents update with the version they read (Kubernetes' strategy refuses an update without one).
+  allowUnconditionalUpdate: false,
 
   validate,
   validateUpdate: (obj, old) => [...validate(obj), ...updateErrors(obj, old)],

@@ -10,6 +10,8 @@ import { type FieldError, invalid } from '../../machinery/field-errors.ts';
 import { nameIsDNSSubdomain, isValidLabelValue } from '../../machinery/validation/strings.ts';
 import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
+import { deprecatedNodeLabelMessage } from '../core/node-label-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 import { GROUP } from './common.ts';
 
 const CLASS_DESCRIPTION = 'storageClassName represents the name of the StorageClass that the reported capacity applies to. It must meet the same requirements as the name of a StorageClass object (non-empty, DNS subdomain). If that object no longer exists, the CSIStorageCapacity object is obsolete and should be removed by its creator. This field is immutable.';
@@ -50,6 +52,22 @@ function updateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   return errs;
 }
 
+/** GetWarningsForCSIStorageCapacity: deprecated node labels in the topology selector. */
+export function csiStorageCapacityWarnings(obj: ApiObject): string[] {
+  const topology = cap(obj).nodeTopology;
+  if (!topology) return [];
+  const warnings: string[] = [];
+  (Array.isArray(topology.matchExpressions) ? topology.matchExpressions : []).forEach((e, i) => {
+    const note = deprecatedNodeLabelMessage(e?.key ?? '');
+    if (note) warnings.push(`nodeTopology.matchExpressions[${i}].key: ${e.key} is ${note}`);
+  });
+  for (const label of Object.keys(topology.matchLabels ?? {})) {
+    const note = deprecatedNodeLabelMessage(label);
+    if (note) warnings.push(`nodeTopology.matchLabels.${label}: ${note}`);
+  }
+  return warnings;
+}
+
 const hasInvalidValue = (o: ApiObject) => (cap(o).nodeTopology?.matchExpressions ?? []).some((e) => (e?.values ?? []).some((v) => isValidLabelValue(v).length > 0));
 
 export const csiStorageCapacityKind: KindDefinition = {
@@ -61,9 +79,11 @@ export const csiStorageCapacityKind: KindDefinition = {
   versions: [{ name: 'v1', stability: 'stable', schema: CSIStorageCapacitySchema }],
   storageVersion: 'v1',
   trackGeneration: false,
+  // An update names the version it read (Kubernetes' strategy refuses an update without one).
+  allowUnconditionalUpdate: false,
 
-  validate: (obj) => validate(obj, false),
-  validateUpdate: (obj, old) => [...validate(obj, hasInvalidValue(old)), ...updateErrors(obj, old)],
+  validate: (obj, ctx) => warnWhenValid(validate(obj, false), ctx, () => csiStorageCapacityWarnings(obj)),
+  validateUpdate: (obj, old, ctx) => warnWhenValid([...validate(obj, hasInvalidValue(old)), ...updateErrors(obj, old)], ctx, () => csiStorageCapacityWarnings(obj)),
 
   tableColumns: [
     nameColumn,

@@ -7,6 +7,8 @@ import { ObjectMeta } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
 import { type FieldError, invalid, forbidden, notSupported } from '../../machinery/field-errors.ts';
+import { deprecatedNodeLabelMessage } from '../core/node-label-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 import { GROUP, TopologySelectorTerm, provisionerErrors, parametersErrors, allowedTopologiesErrors } from './common.ts';
 
 export const DEFAULT_CLASS_ANNOTATION = 'storageclass.platform.io/is-default-class';
@@ -70,6 +72,19 @@ function sameMap(a: Record<string, string> | null | undefined, b: Record<string,
   return keys.length === Object.keys(y).length && keys.every((k) => Object.hasOwn(y, k) && x[k] === y[k]);
 }
 
+/** GetWarningsForStorageClass: deprecated node labels in the allowed topologies. */
+export function storageClassWarnings(obj: ApiObject): string[] {
+  const warnings: string[] = [];
+  const terms = sc(obj).allowedTopologies;
+  (Array.isArray(terms) ? terms : []).forEach((term, i) => {
+    (term?.matchLabelExpressions ?? []).forEach((e, j) => {
+      const note = deprecatedNodeLabelMessage(e?.key ?? '');
+      if (note) warnings.push(`allowedTopologies[${i}].matchLabelExpressions[${j}].key: ${note}`);
+    });
+  });
+  return warnings;
+}
+
 /** A class annotated default shows `(default)` after its name. */
 export function isDefaultClass(obj: ApiObject): boolean {
   const a = obj.metadata.annotations ?? {};
@@ -92,8 +107,8 @@ export const storageClassKind: KindDefinition = {
     if (!s.reclaimPolicy) s.reclaimPolicy = 'Delete';
     s.volumeBindingMode ??= 'Immediate';
   },
-  validate,
-  validateUpdate: (obj, old) => [...validate(obj), ...updateErrors(obj, old)],
+  validate: (obj, ctx) => warnWhenValid(validate(obj), ctx, () => storageClassWarnings(obj)),
+  validateUpdate: (obj, old, ctx) => warnWhenValid([...validate(obj), ...updateErrors(obj, old)], ctx, () => storageClassWarnings(obj)),
 
   tableColumns: [
     { ...nameColumn, cell: (o) => (o.metadata.name ?? '') + (isDefaultClass(o) ? ' (default)' : '') },

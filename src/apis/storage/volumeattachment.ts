@@ -94,6 +94,8 @@ export const volumeAttachmentKind: KindDefinition = {
   storageVersion: 'v1',
   status: {},
   trackGeneration: false,
+  // An update names the version it read (Kubernetes' strategy refuses an update without one).
+  allowUnconditionalUpdate: false,
 
   defaults(obj) {
     // Go always writes the status struct with its `attached` flag.

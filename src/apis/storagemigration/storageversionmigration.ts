@@ -7,7 +7,10 @@ import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
 import { nameColumn, createdAtColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
-import { type FieldError, invalid, required } from '../../machinery/field-errors.ts';
+import { type FieldError, invalid, required, duplicate, notSupported, tooLong, index, child } from '../../machinery/field-errors.ts';
+import { regexError, byteLength } from '../../machinery/validation/strings.ts';
+import { validateLabelName } from '../../machinery/validation/objectmeta.ts';
+import { goQuote } from '../../machinery/go-format.ts';
 
 export const GROUP = 'storagemigration.svc.io';
 export const SUCCEEDED = 'Succeeded', FAILED = 'Failed', RUNNING = 'Running';
@@ -61,24 +64,67 @@ function updateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   return errs;
 }
 
-const conditionOf = (o: ApiObject, type: string) => (statusOf(o).conditions ?? []).find((c) => c?.type === type);
-const isTrue = (c: Condition | undefined) => c?.status === 'True';
+interface MigrationCondition extends Condition { lastUpdateTime?: string | null; reason?: string; message?: string }
 
-/** ValidateStorageVersionMigrationStatusUpdate: a numeric resourceVersion and consistent conditions. */
+const conditionOf = (o: ApiObject, type: string) => ((statusOf(o).conditions ?? []) as Condition[]).find((c) => c?.type === type);
+const isTrue = (o: ApiObject, type: string) => conditionOf(o, type)?.status === 'True';
+
+const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
+const REASON_FORMAT = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const REASON_MESSAGE = regexError("a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'", REASON_FORMAT, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB');
+const MAX_REASON = 1024, MAX_MESSAGE = 32 * 1024;
+
+/** The migration's own condition rules (it does not use metav1.Condition): a unique qualified type, a known
+ *  status, an update time (reported at lastTransitionTime, as Kubernetes does), and a reason. */
+function conditionErrors(conditions: MigrationCondition[]): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  conditions.forEach((raw, i) => {
+    const c = raw ?? {}, at = index('status.conditions', i), type = c.type ?? '';
+    if (seen.has(type)) errs.push(duplicate(child(at, 'type'), type));
+    seen.add(type);
+    errs.push(...validateLabelName(type, child(at, 'type')));
+    if (!CONDITION_STATUSES.includes(c.status ?? '')) errs.push(notSupported(child(at, 'status'), c.status ?? '', CONDITION_STATUSES));
+    if (!c.lastUpdateTime) errs.push(required(child(at, 'lastTransitionTime'), 'must be set'));
+    const reason = c.reason ?? '';
+    if (!reason) errs.push(required(child(at, 'reason'), 'must be set'));
+    else {
+      if (!new RegExp(`^${REASON_FORMAT}$`).test(reason)) errs.push(invalid(child(at, 'reason'), reason, REASON_MESSAGE));
+      if (byteLength(reason) > MAX_REASON) errs.push(tooLong(child(at, 'reason'), reason, MAX_REASON));
+    }
+    if (byteLength(c.message ?? '') > MAX_MESSAGE) errs.push(tooLong(child(at, 'message'), c.message, MAX_MESSAGE));
+  });
+  return errs;
+}
+
+/** strconv.ParseInt(rv, 10, 64) as convertResourceVersionToInt uses it: the value, or Go's error text. */
+function parseResourceVersion(rv: string): { value: bigint } | { error: string } {
+  if (!rv) return { value: 0n };
+  const syntax = `strconv.ParseInt: parsing ${goQuote(rv)}: `;
+  if (!/^[+-]?\d+$/.test(rv)) return { error: syntax + 'invalid syntax' };
+  const value = BigInt(rv);
+  if (value > 2n ** 63n - 1n || value < -(2n ** 63n)) return { error: syntax + 'value out of range' };
+  return { value };
+}
+
+/** ValidateStorageVersionMigrationStatusUpdate: a non-negative resourceVersion fixed once set, valid
+ *  conditions, and consistent outcomes (a success or failure, once true, stays true). */
 function statusErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   const errs: FieldError[] = [];
   const rv = statusOf(obj).resourceVersion ?? '';
-  if (rv && !/^[+-]?\d+$/.test(rv)) errs.push(invalid('status.resourceVersion', rv, `failed to parse resource version "${rv}": strconv.ParseInt: parsing "${rv}": invalid syntax`));
-  else if (rv && BigInt(rv) < 0n) errs.push(invalid('status.resourceVersion', rv, 'resource version must be a non-negative integer'));
-  const conditions = statusOf(obj).conditions ?? [];
-  const succeeded = conditionOf(obj, SUCCEEDED), failed = conditionOf(obj, FAILED), running = conditionOf(obj, RUNNING);
-  if (isTrue(succeeded) && isTrue(failed)) errs.push(invalid('status.conditions', conditions, 'Both success and failed conditions cannot be true at the same time'));
-  if (isTrue(running)) {
-    if (isTrue(succeeded)) errs.push(invalid('status.conditions', conditions, 'Running condition cannot be true when success condition is true'));
-    if (isTrue(failed)) errs.push(invalid('status.conditions', conditions, 'Running condition cannot be true when failed condition is true'));
-  }
-  if (isTrue(conditionOf(old, SUCCEEDED)) && succeeded?.status === 'False') errs.push(invalid('status.conditions', conditions, 'Success condition cannot be set to false once it is true'));
-  if (isTrue(conditionOf(old, FAILED)) && failed?.status === 'False') errs.push(invalid('status.conditions', conditions, 'Failure condition cannot be set to false once it is true'));
+  const parsed = parseResourceVersion(rv);
+  if ('error' in parsed) errs.push(invalid('status.resourceVersion', rv, `failed to parse resource version ${goQuote(rv)}: ${parsed.error}`));
+  else if (parsed.value < 0n) errs.push(invalid('status.resourceVersion', parsed.value, 'must be greater than or equal to 0'));
+  const conditions = (statusOf(obj).conditions ?? []) as MigrationCondition[];
+  errs.push(...conditionErrors(Array.isArray(conditions) ? conditions : []));
+  const oldRv = statusOf(old).resourceVersion ?? '';
+  if (oldRv && oldRv !== rv) errs.push(invalid('status.resourceVersion', rv, 'resourceVersion cannot be updated'));
+  const succeeded = isTrue(obj, SUCCEEDED), failed = isTrue(obj, FAILED), running = isTrue(obj, RUNNING);
+  if (succeeded && failed) errs.push(invalid('status.conditions', conditions, 'Both success and failed conditions cannot be true at the same time'));
+  if (succeeded && running) errs.push(invalid('status.conditions', conditions, 'Running condition cannot be true when success condition is true'));
+  if (failed && running) errs.push(invalid('status.conditions', conditions, 'Running condition cannot be true when failed condition is true'));
+  if (isTrue(old, SUCCEEDED) && !succeeded) errs.push(invalid('status.conditions', conditions, 'Success condition cannot be set to false once it is true'));
+  if (isTrue(old, FAILED) && !failed) errs.push(invalid('status.conditions', conditions, 'Failed condition cannot be set to false once it is true'));
   return errs;
 }
 
@@ -91,7 +137,9 @@ export const storageVersionMigrationKind: KindDefinition = {
   versions: [{ name: 'v1alpha1', stability: 'alpha', schema: StorageVersionMigrationSchema }],
   storageVersion: 'v1alpha1',
   status: {},
-  trackGeneration: true,
+  // Its strategy sets no generation, and it is updated only with the version read.
+  trackGeneration: false,
+  allowUnconditionalUpdate: false,
 
   prepareForCreate(obj) {
     obj.status = {};
