@@ -191,7 +191,7 @@ export function startGarbageCollector(deps: GarbageCollectorDeps): { stop(): voi
     nodes.clear();
     dependentsOf.clear();
     for (const store of stores) {
-      for (const item of store.cache.list()) {
+      for (const item of store.cache.unordered()) {
         // Only objects with owners, or on their way out, have a place in the graph; the cache says which
         // without parsing every object.
         if (item.meta && !item.meta.ownerReferences && !item.meta.deletionTimestamp) continue;

@@ -132,6 +132,8 @@ describe('WatchCache', () => {
       assert.deepEqual(cache.list(P + 'a/').map((o) => o.name), ['y', 'z']);
       assert.deepEqual([...cache.scan(P, P + 'a/z')].map((o) => o.name), ['z', 'w', 'x']);
       assert.equal(cache.countFrom(P + 'a/'), 2);
+      // The same objects, in whatever order, for passes that need none.
+      assert.deepEqual([...cache.unordered()].map((o) => o.key.slice(P.length)).sort(), ['a/y', 'a/z', 'ab/w', 'b/x']);
       assert.equal(cache.countFrom(P, P + 'a/y\u0000'), 3);
       // Keys come and go in order.
       await storage.create(`${P}a/a`, cm('a', 'a'));

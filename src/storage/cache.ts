@@ -246,6 +246,12 @@ export class WatchCache {
     };
   }
 
+  /** Current objects in no particular order: a pass over the whole resource that needs no order (the garbage
+   *  collector's resync) would otherwise sort every key put there since the last ordered read. */
+  unordered(): IterableIterator<CachedObject> {
+    return this.objects.values();
+  }
+
   /** Current objects under `keyPrefix` (the whole resource, or one namespace), in key order. */
   list(keyPrefix = this.prefix): CachedObject[] {
     return [...this.scan(keyPrefix)];
