@@ -14,15 +14,15 @@ type Obj = { metadata?: Record<string, unknown> | null } & Record<string, unknow
 export function keepManagedFieldsTimes(next: Obj, old: Obj): boolean {
   const a = next.metadata?.managedFields, b = old.metadata?.managedFields;
   if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length || a === b) return false;
+  // Everything but metadata first: an ordinary update differs there, and metadata is the larger part.
+  for (const key of new Set([...Object.keys(next), ...Object.keys(old)])) {
+    if (key !== 'metadata' && !deepEqual(next[key], old[key])) return false;
+  }
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as Record<string, unknown>, y = b[i] as Record<string, unknown>;
     if (x === y) continue;
     if (typeof x !== 'object' || x === null || typeof y !== 'object' || y === null) return false;
     if (!deepEqual({ ...x, time: undefined }, { ...y, time: undefined })) return false;
-  }
-  // Everything but metadata first: an ordinary update differs there, and metadata is the larger part.
-  for (const key of new Set([...Object.keys(next), ...Object.keys(old)])) {
-    if (key !== 'metadata' && !deepEqual(next[key], old[key])) return false;
   }
   next.metadata!.managedFields = b;
   if (deepEqual(next.metadata, old.metadata)) return true;

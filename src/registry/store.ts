@@ -21,7 +21,7 @@ import { normalizeAsGoEncodes } from '../machinery/go-encoding.ts';
 import { keepManagedFieldsTimes } from '../machinery/managed-fields-times.ts';
 import { updateTracker } from '../machinery/apply/kind-scope.ts';
 import { uncoveredStructuralErrors, validateStructure } from '../machinery/schema/validate.ts';
-import { deepClone, deepEqual } from '../machinery/schema/walk.ts';
+import { deepClone, deepEqual, deepEqualMetadataLast } from '../machinery/schema/walk.ts';
 import { generateName, nowRfc3339 } from './names.ts';
 import { revisionNow } from '../storage/revision-now.ts';
 import { OwnWrites } from './own-writes.ts';
@@ -346,7 +346,7 @@ export class ResourceStore {
     const admitted = opts.validateAdmission?.(obj, old);
     if (admitted) await admitted;
 
-    if (deepEqual(obj, old)) return { result: { object: old, json: current.json, created: false }, unchanged: true };
+    if (deepEqualMetadataLast(obj, old)) return { result: { object: old, json: current.json, created: false }, unchanged: true };
 
     const key = this.key(namespace, opts.name);
     if (this.shouldDeleteDuringUpdate(obj, old)) {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { S } from '../../apis/meta/schema.ts';
 import { ObjectMeta } from '../../apis/meta/v1.ts';
-import { deepClone, deepEqual, parseFieldPath, schemaAt } from './walk.ts';
+import { deepClone, deepEqual, deepEqualMetadataLast, parseFieldPath, schemaAt } from './walk.ts';
 
 const Pod = S.object({
   metadata: ObjectMeta,
@@ -48,6 +48,23 @@ test('deepEqual compares JSON values structurally, ignoring key order and undefi
   for (const [a, b] of different) {
     assert.equal(deepEqual(a, b), false, JSON.stringify([a, b]));
     assert.equal(deepEqual(b, a), false, JSON.stringify([b, a]));
+  }
+});
+
+test('deepEqualMetadataLast answers as deepEqual for objects', () => {
+  const equal: [Record<string, unknown>, Record<string, unknown>][] = [
+    [{}, {}], [{ metadata: { a: 1 }, data: { k: 'v' } }, { data: { k: 'v' }, metadata: { a: 1 } }], [{ a: 1, u: undefined }, { a: 1 }],
+  ];
+  const different: [Record<string, unknown>, Record<string, unknown>][] = [
+    [{ metadata: { a: 1 } }, { metadata: { a: 2 } }], [{ metadata: {} }, {}], [{ data: {} }, {}], [{ a: null }, {}], [{ a: 1 }, { a: 1, b: 2 }],
+  ];
+  for (const [a, b] of equal) {
+    assert.equal(deepEqualMetadataLast(a, b), true, JSON.stringify([a, b]));
+    assert.equal(deepEqualMetadataLast(b, a), true, JSON.stringify([b, a]));
+  }
+  for (const [a, b] of different) {
+    assert.equal(deepEqualMetadataLast(a, b), false, JSON.stringify([a, b]));
+    assert.equal(deepEqualMetadataLast(b, a), false, JSON.stringify([b, a]));
   }
 });
 

@@ -96,6 +96,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return count === 0;
 }
 
+/** deepEqual of two objects with `metadata` compared last: an update's changes are rarely there alone, and
+ *  metadata holds the largest part (managedFields), so an object that changed is told apart sooner. */
+export function deepEqualMetadataLast(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const k in a) if (k !== 'metadata' && !deepEqual(a[k], b[k])) return false;
+  for (const k in b) if (k !== 'metadata' && a[k] === undefined && b[k] !== undefined) return false;
+  return deepEqual(a.metadata, b.metadata);
+}
+
 /** A deep copy of a JSON value (plain objects, arrays, primitives); other objects via structuredClone. */
 export function deepClone<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
