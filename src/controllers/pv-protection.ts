@@ -37,7 +37,7 @@ export function startPvProtectionController(deps: PvProtectionControllerDeps): {
       if (!e.deleted && isDeletionCandidate(e.current.object, PV_PROTECTION_FINALIZER)) queue.add(e.current.name);
     },
     resync() {
-      for (const v of volumes.cache.list()) if (isDeletionCandidate(v.object, PV_PROTECTION_FINALIZER)) queue.add(v.name);
+      for (const v of volumes.cache.unordered()) if (isDeletionCandidate(v.object, PV_PROTECTION_FINALIZER)) queue.add(v.name);
     },
     resyncMs: deps.resyncMs ?? 30_000,
     log: deps.log,

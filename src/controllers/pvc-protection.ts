@@ -68,7 +68,7 @@ export function startPvcProtectionController(deps: PvcProtectionControllerDeps):
       for (const n of names) queue.add(key(e.current.namespace, n));
     },
     resync() {
-      for (const c of claims.cache.list()) if (isDeletionCandidate(c.object, PVC_PROTECTION_FINALIZER)) queue.add(key(c.namespace, c.name));
+      for (const c of claims.cache.unordered()) if (isDeletionCandidate(c.object, PVC_PROTECTION_FINALIZER)) queue.add(key(c.namespace, c.name));
     },
     resyncMs: deps.resyncMs ?? 30_000,
     log: deps.log,

@@ -77,7 +77,7 @@ export function startServiceAccountTokensController(deps: ServiceAccountTokensCo
       for (const c of tokenSecretsOf(e.current.namespace, e.current.name)) queue.add(key(c.namespace, c.name));
     },
     resync() {
-      for (const c of deps.secrets.cache.list()) if ((c.object as TokenSecret).type === SERVICE_ACCOUNT_TOKEN_TYPE) queue.add(key(c.namespace, c.name));
+      for (const c of deps.secrets.cache.unordered()) if ((c.object as TokenSecret).type === SERVICE_ACCOUNT_TOKEN_TYPE) queue.add(key(c.namespace, c.name));
     },
     resyncMs: deps.resyncMs ?? 30_000,
     log: deps.log,
