@@ -47,6 +47,24 @@ describe('KeyIndex', () => {
     assert.equal(index.newest('/b'), 2);
   });
 
+  it('keeps its answers as a key goes from one row to several and back', () => {
+    const index = new KeyIndex();
+    index.append('/a', 1, false);
+    index.append('/a', 4, false);
+    index.append('/a', 6, false);
+    index.remove('/a', 4);
+    assert.deepEqual([1, 4, 5, 6].map((r) => index.at('/a', r)), [1, 1, 1, 6]);
+    index.remove('/a', 1);
+    assert.deepEqual([1, 5, 6].map((r) => index.at('/a', r)), [0, 0, 6]);
+    index.append('/a', 8, true);
+    assert.deepEqual([6, 8].map((r) => index.at('/a', r)), [6, 0]);
+    index.dropNewest('/a');
+    assert.equal(index.newest('/a'), 6);
+    index.dropNewest('/a');
+    assert.equal(index.newest('/a'), 0);
+    assert.deepEqual([...index.liveIn('/', '/z', 9)], []);
+  });
+
   it('takes back the newest row of a rolled-back transaction', () => {
     const index = new KeyIndex();
     index.append('/a', 1, false);
