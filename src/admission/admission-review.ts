@@ -61,6 +61,28 @@ function wrongType(field: string, v: unknown, goType: string): Error {
   return new Error(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field AdmissionResponse.response.${field} of type ${goType}`);
 }
 
+/** The decoder's error for a field of the denial's Status (`response.status.<field>`) of the wrong type. */
+function wrongStatusType(field: string, v: unknown, goType: string): Error {
+  return new Error(`json: cannot unmarshal ${goJsonKind(v)} into Go struct field Status.response.status.${field} of type ${goType}`);
+}
+
+/** The Status fields a denial is built from decode as Go types them: a code that is not an int32, or a
+ *  message that is not a string, makes the whole answer undecodable (a failure to call the webhook). */
+function checkStatusFields(status: Record<string, unknown>): void {
+  const set = (k: string) => status[k] !== undefined && status[k] !== null;
+  for (const [k, goType] of [['status', 'string'], ['message', 'string'], ['reason', 'v1.StatusReason']] as const) {
+    if (set(k) && typeof status[k] !== 'string') throw wrongStatusType(k, status[k], goType);
+  }
+  if (set('metadata') && !isPlainObject(status.metadata)) throw wrongStatusType('metadata', status.metadata, 'v1.ListMeta');
+  if (set('details') && !isPlainObject(status.details)) throw wrongStatusType('details', status.details, 'v1.StatusDetails');
+  const code = status.code;
+  if (set('code')) {
+    if (typeof code !== 'number') throw wrongStatusType('code', code, 'int32');
+    // A number that is not an int32 is named with its text, as Go's decoder names it.
+    if (!Number.isInteger(code) || code < -(2 ** 31) || code >= 2 ** 31) throw new Error(`json: cannot unmarshal number ${JSON.stringify(code)} into Go struct field Status.response.status.code of type int32`);
+  }
+}
+
 /** Go's base64 decoding of a []byte field: standard alphabet, padded, line breaks ignored. */
 function base64Bytes(field: string, v: unknown): Buffer | undefined {
   if (v === undefined || v === null) return undefined;
@@ -91,7 +113,10 @@ export function decodeReviewResponse(body: unknown): { apiVersion: string; kind:
   if (r.auditAnnotations !== undefined && r.auditAnnotations !== null && (!isPlainObject(r.auditAnnotations) || Object.values(r.auditAnnotations).some((v) => typeof v !== 'string'))) {
     throw wrongType('auditAnnotations', r.auditAnnotations, 'map[string]string');
   }
-  if (r.status !== undefined && r.status !== null && !isPlainObject(r.status)) throw wrongType('status', r.status, 'v1.Status');
+  if (r.status !== undefined && r.status !== null) {
+    if (!isPlainObject(r.status)) throw wrongType('status', r.status, 'v1.Status');
+    checkStatusFields(r.status);
+  }
   return { apiVersion, kind, response: r, patch: base64Bytes('patch', r.patch) };
 }
 

@@ -94,6 +94,8 @@ export class WebhookRequest {
     const def = this.attrs.served.def;
     let copy = deepClone(obj) as ApiObject;
     if (copy.metadata === null || typeof copy.metadata !== 'object') copy.metadata = {};
+    // Go's ObjectMeta always encodes its creation time: an object not yet stored shows it as null.
+    if (copy.metadata.creationTimestamp === undefined) (copy.metadata as Record<string, unknown>).creationTimestamp = null;
     // The namespace is the request's before admission, as Kubernetes sets it (1.24+).
     if (def.namespaced && this.attrs.namespace && this.attrs.operation === 'CREATE') copy.metadata.namespace = this.attrs.namespace;
     if (defaulted) {
@@ -255,6 +257,8 @@ function applyPatch(hook: CompiledWebhook, inv: ServedResource, req: WebhookRequ
     if (decoded.typeError) throw status.internalError(new Error(decoded.typeError));
     patched = decoded.object;
     if (patched.metadata === null || typeof patched.metadata !== 'object') patched.metadata = {};
+    // Decoding drops a null creationTimestamp, which Go's ObjectMeta keeps (as the object was shown).
+    if (patched.metadata.creationTimestamp === undefined) (patched.metadata as Record<string, unknown>).creationTimestamp = null;
   }
   const changed = !deepEqual(current, patched);
   annotator.patched(ops.operations);
