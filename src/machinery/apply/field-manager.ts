@@ -15,7 +15,7 @@ import { fieldElement } from './path.ts';
 import { dropNulls } from './remove.ts';
 import type { TypeRef } from './schema-view.ts';
 import { toFieldSet, TypedValueError } from './tofieldset.ts';
-import { undeclaredFields, undeclaredFieldsMessage } from './undeclared-fields.ts';
+import { typingErrors, typingErrorsMessage } from './body-typing.ts';
 import { applyConfig, updateOwnership, type UpdaterOptions } from './updater.ts';
 import { goJson } from './value.ts';
 import type { VersionConverter } from './versions.ts';
@@ -140,8 +140,8 @@ function gvkString(apiVersion: unknown, kind: unknown): string {
 }
 
 /**
- * The checks Kubernetes makes on an apply body before merging it: its type, no managedFields, and every
- * field declared by the schema (whatever fieldValidation says).
+ * The checks Kubernetes makes on an apply body before merging it: its type, no managedFields, and its typing
+ * against the schema (every field declared, every value of its type; whatever fieldValidation says).
  */
 export function checkApplyBody(scope: FieldManagerScope, body: Record<string, unknown>): void {
   if (body.apiVersion !== scope.apiVersion || body.kind !== scope.kind) {
@@ -151,8 +151,8 @@ export function checkApplyBody(scope: FieldManagerScope, body: Record<string, un
   if (meta && typeof meta === 'object' && meta.managedFields !== undefined && meta.managedFields !== null) {
     throw badRequest('metadata.managedFields must be nil');
   }
-  const undeclared = undeclaredFields(body, scope.type);
-  if (undeclared.length) throw typedPatchError(scope, body, undeclaredFieldsMessage(undeclared));
+  const errors = typingErrors(body, scope.type);
+  if (errors.length) throw typedPatchError(scope, body, typingErrorsMessage(errors));
 }
 
 /**

@@ -7,7 +7,7 @@ import type { ApiObject } from '../../apis/meta/v1.ts';
 import * as status from '../../machinery/status.ts';
 import { applyObject, checkApplyBody, type ApplyOptions } from '../../machinery/apply/field-manager.ts';
 import { convertedScope, fieldManagerScope, writesStatusOnly, type ConvertedScope } from '../../machinery/apply/kind-scope.ts';
-import type { ApplyBody } from '../../machinery/apply/apply-body.ts';
+import { checkDuplicateKeys, type ApplyBody } from '../../machinery/apply/apply-body.ts';
 import { decodeValue } from '../../registry/decode-body.ts';
 import { deepClone, deepEqual } from '../../machinery/schema/walk.ts';
 import type { ServedResource } from '../apis.ts';
@@ -39,7 +39,7 @@ export async function serverSideApply(
   // Typed clients name the group by Kubernetes' name: the configuration is read in the served one.
   if (typeof body.value.apiVersion === 'string') body.value.apiVersion = apiVersionFromAlias(body.value.apiVersion, def.group);
   checkApplyBody(scope, body.value);
-  const decoded = decodeValue({ value: deepClone(body.value), duplicates: body.duplicates, positions: body.positions }, def, served.version, params.fieldValidation, JSON.stringify(body.value), !converted);
+  const decoded = decodeValue({ value: deepClone(body.value), duplicates: [] }, def, served.version, params.fieldValidation, JSON.stringify(body.value), !converted);
   ctx.warnings.push(...decoded.warnings);
   const config = decoded.object;
   const manager = params.fieldManager ?? '';
@@ -48,6 +48,7 @@ export async function serverSideApply(
     const obj = converted
       ? applyConverted(converted, current, deepClone(config), { manager, force, rawConfig: body.value })
       : applyObject(scope, current, deepClone(config), { manager, force, rawConfig: body.value });
+    checkDuplicateKeys(body, params.fieldValidation, ctx.warnings);
     if (!current && obj.metadata.uid) {
       throw status.conflict(served.store.gr, name, `uid mismatch: the provided object specified uid ${obj.metadata.uid}, and no existing object was found`);
     }
@@ -100,6 +101,7 @@ async function applyToScale(
     const liveEntries = scaleEntriesFromParent(current.metadata.managedFields, parentApiVersion);
     if (liveEntries) live.metadata.managedFields = liveEntries;
     const applied = applyObject(scaleScope, live, config, { manager, force, rawConfig: body.value });
+    checkDuplicateKeys(body, params.fieldValidation, ctx.warnings);
     const next = view.update!(current, applied);
     const entries = parentEntriesFromScale(current.metadata.managedFields, applied.metadata.managedFields, parentApiVersion);
     if (entries) next.metadata.managedFields = entries; else delete next.metadata.managedFields;
