@@ -1,7 +1,7 @@
 // Pod spec validation as Kubernetes v1.32 does it (ValidatePodSpec, validateContainers and friends,
 // ValidatePodTemplateSpec, ValidatePodCreate and ValidatePodUpdate), with its paths and messages.
 import { type FieldError, invalid, required, forbidden, notSupported, duplicate, notFound, tooLong, child, index, key } from '../../machinery/field-errors.ts';
-import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isEnvVarName, isConfigMapKey, isValidPortNum, isValidPortName, isHTTPHeaderName, isValidIP, inclusiveRangeError } from '../../machinery/validation/strings.ts';
+import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, isRelaxedEnvVarName, isConfigMapKey, isValidPortNum, isValidPortName, isHTTPHeaderName, isValidIP, inclusiveRangeError } from '../../machinery/validation/strings.ts';
 import { validateAnnotations, validateLabels, validateLabelName, validateLabelSelector, validateNonnegativeField } from '../../machinery/validation/objectmeta.ts';
 import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
@@ -19,6 +19,7 @@ const MAX_INT32 = 2147483647;
 
 export const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES = ['File', 'FallbackToLogsOnError'];
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const HTTP_SCHEMES = ['HTTP', 'HTTPS'];
@@ -34,6 +35,8 @@ export interface PodSpecContext {
   /** The pod's name, for ephemeral volume claim names; absent for templates. */
   podName?: string;
   isPod: boolean;
+  /** The spec before an update: namespaced sysctls it already had with hostNetwork or hostIPC stay allowed. */
+  oldSpec?: Obj;
 }
 
 function qualifiedNameErrors(value: string, path: string): FieldError[] {
@@ -134,7 +137,7 @@ function handlerErrors(h: Handler, gracePeriod: number | undefined, path: string
   one('grpc', (v, at) => (typeof v.port === 'number' ? isValidPortNum(v.port).map((m) => invalid(child(at, 'port'), v.port, m)) : []));
   one('sleep', (v, at) => {
     const seconds = Number(v.seconds ?? 0);
-    if (gracePeriod !== undefined && (seconds <= 0 || seconds > gracePeriod)) return [invalid(at, seconds, `must be greater than 0 and less than terminationGracePeriodSeconds (${gracePeriod})`)];
+    if (gracePeriod !== undefined && (seconds <= 0 || seconds > gracePeriod)) return [invalid(at, seconds, `must be greater than 0 and less than terminationGracePeriodSeconds (${gracePeriod}). Enable AllowPodLifecycleSleepActionZeroValue feature gate for zero sleep.`)];
     return [];
   });
   if (count === 0) errs.push(required(path, 'must specify a handler type'));
@@ -199,8 +202,9 @@ function envErrors(vars: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   list(vars).forEach((ev, i) => {
     const at = index(path, i);
-    if (ev.name === '') errs.push(required(child(at, 'name')));
-    if (typeof ev.name === 'string') for (const m of isEnvVarName(ev.name)) errs.push(invalid(child(at, 'name'), ev.name, m));
+    // RelaxedEnvironmentVariableValidation is on by default in v1.32: any printable ASCII but '='.
+    if (!ev.name) errs.push(required(child(at, 'name')));
+    else if (typeof ev.name === 'string') for (const m of isRelaxedEnvVarName(ev.name)) errs.push(invalid(child(at, 'name'), ev.name, m));
     const from = ev.valueFrom;
     if (!isObj(from)) return;
     const fromPath = child(at, 'valueFrom');
@@ -220,7 +224,7 @@ function envFromErrors(sources: unknown, path: string): FieldError[] {
   const errs: FieldError[] = [];
   list(sources).forEach((ev, i) => {
     const at = index(path, i);
-    if (ev.prefix) for (const m of isEnvVarName(ev.prefix)) errs.push(invalid(child(at, 'prefix'), ev.prefix, m));
+    if (ev.prefix) for (const m of isRelaxedEnvVarName(ev.prefix)) errs.push(invalid(child(at, 'prefix'), ev.prefix, m));
     let count = 0;
     for (const f of ['configMapRef', 'secretRef']) {
       const ref = ev[f];
@@ -366,8 +370,15 @@ function securityContextErrors(sc: Obj | undefined, path: string, hostUsers: boo
 function containerCommonErrors(ctr: Obj, volumes: Map<string, Obj>, path: string, hostUsers: boolean, ephemeral = false): FieldError[] {
   const errs: FieldError[] = [];
   const namePath = child(path, 'name');
-  if (ctr.name === '') errs.push(required(namePath));
+  if (!ctr.name) errs.push(required(namePath));
   else if (typeof ctr.name === 'string') errs.push(...dns1123LabelErrors(ctr.name, namePath));
+  // Templates need an image too; only the whitespace check is for pods alone.
+  if (!ctr.image) errs.push(required(child(path, 'image')));
+  switch (ctr.terminationMessagePolicy) {
+    case 'File': case 'FallbackToLogsOnError': break;
+    case '': case undefined: case null: errs.push(required(child(path, 'terminationMessagePolicy'))); break;
+    default: errs.push(notSupported(child(path, 'terminationMessagePolicy'), ctr.terminationMessagePolicy, TERMINATION_MESSAGE_POLICIES));
+  }
   errs.push(...containerPortErrors(ctr.ports, child(path, 'ports')));
   errs.push(...envErrors(ctr.env, child(path, 'env')));
   errs.push(...envFromErrors(ctr.envFrom, child(path, 'envFrom')));
@@ -376,11 +387,6 @@ function containerCommonErrors(ctr: Obj, volumes: Map<string, Obj>, path: string
   const pull = ctr.imagePullPolicy;
   if (!pull) errs.push(required(child(path, 'imagePullPolicy')));
   else if (!PULL_POLICIES.includes(pull)) errs.push(notSupported(child(path, 'imagePullPolicy'), pull, PULL_POLICIES));
-  switch (ctr.terminationMessagePolicy) {
-    case 'File': case 'FallbackToLogsOnError': break;
-    case '': case undefined: errs.push(required(child(path, 'terminationMessagePolicy'), "must be 'File' or 'FallbackToLogsOnError'")); break;
-    default: errs.push(invalid(child(path, 'terminationMessagePolicy'), ctr.terminationMessagePolicy, "must be 'File' or 'FallbackToLogsOnError'"));
-  }
   errs.push(...resourceRequirementsErrors(ctr.resources, child(path, 'resources')));
   errs.push(...securityContextErrors(ctr.securityContext, child(path, 'securityContext'), hostUsers));
   return errs;
@@ -564,7 +570,7 @@ export function tolerationErrors(tolerations: unknown, path: string): FieldError
     if (k) errs.push(...validateLabelName(k, child(at, 'key')));
     if (!k && op !== 'Exists') errs.push(invalid(child(at, 'operator'), op, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
     if (typeof t.tolerationSeconds === 'number' && effect !== 'NoExecute') errs.push(invalid(child(at, 'effect'), effect, "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-    if (op === 'Equal' || op === '') for (const m of isValidLabelValue(value)) errs.push(invalid(child(at, 'operator'), value, m));
+    if (op === 'Equal' || op === '') { const m = isValidLabelValue(value); if (m.length) errs.push(invalid(child(at, 'operator'), value, m.join(';'))); }
     else if (op === 'Exists') { if (value) errs.push(errorWithGoValue('FieldValueInvalid', child(at, 'operator'), t, tolerationGoValue(t), "value must be empty when `operator` is 'Exists'")); }
     else errs.push(notSupported(child(at, 'operator'), op, ['Equal', 'Exists']));
     if (effect && !TAINT_EFFECTS.includes(effect)) errs.push(notSupported(child(at, 'effect'), effect, TAINT_EFFECTS));
@@ -615,7 +621,23 @@ function dnsConfigErrors(cfg: Obj | undefined, policy: string, path: string): Fi
   return errs;
 }
 
-function podSecurityContextErrors(spec: Obj, path: string): FieldError[] {
+/** utilsysctl.GetNamespace, for the two namespaces a pod can share with its host. */
+function sysctlNamespace(name: string): 'net' | 'ipc' | undefined {
+  const sep = name.search(/[./]/);
+  const normalized = sep >= 0 && name[sep] === '/' ? name.replace(/[./]/g, (c) => (c === '/' ? '.' : '/')) : name;
+  if (normalized === 'kernel.sem' || ['kernel.shm', 'kernel.msg', 'fs.mqueue.'].some((p) => normalized.startsWith(p))) return 'ipc';
+  if (normalized.startsWith('net.')) return 'net';
+  return undefined;
+}
+
+function hostSysctlError(name: string, spec: Obj, path: string): FieldError | undefined {
+  const ns = sysctlNamespace(name);
+  if (spec.hostNetwork === true && ns === 'net') return invalid(path, name, "may not be specified when 'hostNetwork' is true");
+  if (spec.hostIPC === true && ns === 'ipc') return invalid(path, name, "may not be specified when 'hostIPC' is true");
+  return undefined;
+}
+
+function podSecurityContextErrors(spec: Obj, path: string, oldSpec?: Obj): FieldError[] {
   const sc = spec.securityContext;
   if (!isObj(sc)) return [];
   const errs: FieldError[] = [];
@@ -623,12 +645,16 @@ function podSecurityContextErrors(spec: Obj, path: string): FieldError[] {
   list<number>(sc.supplementalGroups).forEach((g, i) => errs.push(...userOrGroupErrors(g, index(child(path, 'supplementalGroups'), i))));
   if (spec.shareProcessNamespace === true && spec.hostPID === true) errs.push(invalid(child(path, 'shareProcessNamespace'), true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
   const seen = new Set<string>();
+  // An update may keep what the old spec already had (AllowNamespacedSysctlsForHostNetAndHostIPC).
+  const allowHostSysctls = !!oldSpec && list(oldSpec.securityContext?.sysctls).some((s) => hostSysctlError(String(s?.name ?? ''), oldSpec, '') !== undefined);
   list(sc.sysctls).forEach((s, i) => {
     const at = child(index(child(path, 'sysctls'), i), 'name');
     const name = String(s?.name ?? '');
     if (!name) errs.push(required(at));
     else if (name.length > 253 || !new RegExp(SYSCTL_REGEX).test(name)) errs.push(invalid(at, name, `must have at most 253 characters and match regex ${SYSCTL_REGEX}`));
     else if (seen.has(name)) errs.push(duplicate(at, name));
+    const hostErr = allowHostSysctls ? undefined : hostSysctlError(name, spec, at);
+    if (hostErr) errs.push(hostErr);
     seen.add(name);
   });
   if (typeof sc.fsGroupChangePolicy === 'string' && !['Always', 'OnRootMismatch'].includes(sc.fsGroupChangePolicy)) {
@@ -671,7 +697,7 @@ export function podSpecErrors(spec: Obj, path: string, ctx: PodSpecContext): Fie
   if (!dns) errs.push(required(child(path, 'dnsPolicy')));
   else if (!DNS_POLICIES.includes(dns)) errs.push(notSupported(child(path, 'dnsPolicy'), dns, DNS_POLICIES));
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));
-  errs.push(...podSecurityContextErrors(spec, child(path, 'securityContext')));
+  errs.push(...podSecurityContextErrors(spec, child(path, 'securityContext'), ctx.oldSpec));
   errs.push(...affinityErrors(spec.affinity, child(path, 'affinity')));
   errs.push(...dnsConfigErrors(spec.dnsConfig, String(dns ?? ''), child(path, 'dnsConfig')));
   list(spec.readinessGates).forEach((g, i) => errs.push(...qualifiedNameErrors(String(g?.conditionType ?? ''), child(index(child(path, 'readinessGates'), i), 'conditionType'))));
@@ -702,11 +728,62 @@ export function podSpecErrors(spec: Obj, path: string, ctx: PodSpecContext): Fie
   if (typeof spec.preemptionPolicy === 'string' && !['PreemptLowerPriority', 'Never'].includes(spec.preemptionPolicy)) {
     errs.push(notSupported(child(path, 'preemptionPolicy'), spec.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
   }
-  if (isObj(spec.overhead)) for (const [name, q] of Object.entries(spec.overhead)) errs.push(...resourceNameErrors(name, key(child(path, 'overhead'), name)), ...resourceQuantityErrors(key(child(path, 'overhead'), name), name, q));
-  if (isObj(spec.os)) {
-    const name = spec.os.name;
-    if (name === '') errs.push(required(child(child(path, 'os'), 'name')));
-    else if (typeof name === 'string' && !['linux', 'windows'].includes(name)) errs.push(notSupported(child(child(path, 'os'), 'name'), name, ['linux', 'windows']));
+  // validateOverhead reuses the container checks with the overhead as limits (paths spec.overhead.limits[...]).
+  if (isObj(spec.overhead)) errs.push(...resourceRequirementsErrors({ limits: spec.overhead }, child(path, 'overhead')));
+  if (isObj(spec.os)) errs.push(...osErrors(spec, path));
+  return errs;
+}
+
+/** validateOS, then validateLinux or validateWindows: the security settings the other OS has no use for. */
+function osErrors(spec: Obj, path: string): FieldError[] {
+  const name = spec.os.name;
+  if (!name) return [required(child(child(path, 'os'), 'name'), 'cannot be empty')];
+  if (!['linux', 'windows'].includes(name)) return [notSupported(child(path, 'os'), name, ['linux', 'windows'])];
+  return name === 'linux' ? linuxOnlyErrors(spec, path) : windowsOnlyErrors(spec, path);
+}
+
+/** Container paths as Kubernetes visits them: init containers, containers, then ephemeral containers. */
+function eachContainerPath(spec: Obj, path: string): [Obj, string][] {
+  const out: [Obj, string][] = [];
+  for (const field of ['initContainers', 'containers', 'ephemeralContainers']) {
+    list(spec[field]).forEach((c, i) => { if (isObj(c)) out.push([c, index(child(path, field), i)]); });
+  }
+  return out;
+}
+
+const has = (v: unknown) => v !== undefined && v !== null;
+
+function linuxOnlyErrors(spec: Obj, path: string): FieldError[] {
+  const message = 'windows options cannot be set for a linux pod';
+  const errs: FieldError[] = [];
+  if (has(spec.securityContext?.windowsOptions)) errs.push(forbidden(child(child(path, 'securityContext'), 'windowsOptions'), message));
+  for (const [c, at] of eachContainerPath(spec, path)) {
+    if (has(c.securityContext?.windowsOptions)) errs.push(forbidden(child(child(at, 'securityContext'), 'windowsOptions'), message));
+  }
+  return errs;
+}
+
+const WINDOWS_FORBIDDEN_POD_SECURITY = ['appArmorProfile', 'seLinuxOptions', 'hostUsers', 'hostPID', 'hostIPC', 'seccompProfile', 'fsGroup', 'fsGroupChangePolicy', 'sysctls', 'shareProcessNamespace', 'runAsUser', 'runAsGroup', 'supplementalGroups', 'supplementalGroupsPolicy', 'seLinuxChangePolicy'];
+const WINDOWS_FORBIDDEN_CONTAINER_SECURITY = ['appArmorProfile', 'seLinuxOptions', 'seccompProfile', 'capabilities', 'readOnlyRootFilesystem', 'privileged', 'allowPrivilegeEscalation', 'procMount', 'runAsUser', 'runAsGroup'];
+
+function windowsOnlyErrors(spec: Obj, path: string): FieldError[] {
+  const message = 'cannot be set for a windows pod';
+  const errs: FieldError[] = [];
+  const sc = isObj(spec.securityContext) ? spec.securityContext : {};
+  const scPath = child(path, 'securityContext');
+  for (const f of WINDOWS_FORBIDDEN_POD_SECURITY) {
+    // Kubernetes keeps the host namespaces and process sharing in the pod's internal security context;
+    // they are spec fields in v1, and are set when true (hostPID, hostIPC) or when present at all.
+    switch (f) {
+      case 'hostPID': case 'hostIPC': if (spec[f] === true) errs.push(forbidden(child(path, f), message)); break;
+      case 'hostUsers': case 'shareProcessNamespace': if (has(spec[f])) errs.push(forbidden(child(path, f), message)); break;
+      case 'sysctls': if (list(sc.sysctls).length > 0) errs.push(forbidden(child(scPath, f), message)); break;
+      default: if (has(sc[f])) errs.push(forbidden(child(scPath, f), message));
+    }
+  }
+  for (const [c, at] of eachContainerPath(spec, path)) {
+    if (!isObj(c.securityContext)) continue;
+    for (const f of WINDOWS_FORBIDDEN_CONTAINER_SECURITY) if (has(c.securityContext[f])) errs.push(forbidden(child(child(at, 'securityContext'), f), message));
   }
   return errs;
 }
@@ -734,10 +811,8 @@ export function podOnlyErrors(spec: Obj): FieldError[] {
   }
   for (const field of ['containers', 'initContainers']) {
     list(spec[field]).forEach((ctr, i) => {
-      const at = `spec.${field}[${i}].image`;
       const image = String(ctr.image ?? '');
-      if (!image) errs.push(required(at));
-      else if (image.trim() !== image) errs.push(invalid(at, image, 'must not have leading or trailing whitespace'));
+      if (image.trim() !== image) errs.push(invalid(`spec.${field}[${i}].image`, image, 'must not have leading or trailing whitespace'));
     });
   }
   return errs;
@@ -768,6 +843,20 @@ function specDiff(oldSpec: Obj, newSpec: Obj): string {
   }
   lines.push('  }');
   return lines.join('\n');
+}
+
+function goStringMap(m: Record<string, string> | undefined): string {
+  if (!isObj(m)) return 'map[string]string(nil)';
+  return `map[string]string{${Object.keys(m).sort().map((k) => `${goQuote(k)}:${goQuote(String(m[k]))}`).join(', ')}}`;
+}
+
+function nodeSelectorMutationErrors(now: Record<string, string> | undefined, before: Record<string, string> | undefined): FieldError[] {
+  for (const [k, v] of Object.entries(before ?? {})) {
+    if (!isObj(now) || now[k] !== v) {
+      return [errorWithGoValue('FieldValueInvalid', 'spec.nodeSelector', now ?? null, goStringMap(now), 'only additions to spec.nodeSelector are allowed (no mutations or deletions)')];
+    }
+  }
+  return [];
 }
 
 /** ValidatePodUpdate's rules on what a pod's spec may change. */
@@ -803,6 +892,11 @@ export function podUpdateErrors(spec: Obj, old: Obj): FieldError[] {
   for (const field of ['schedulingGates', 'tolerations']) { if (old[field] === undefined) delete munged[field]; else munged[field] = old[field]; }
   if (typeof old.terminationGracePeriodSeconds === 'number' && old.terminationGracePeriodSeconds < 0 && munged.terminationGracePeriodSeconds === 1) {
     munged.terminationGracePeriodSeconds = old.terminationGracePeriodSeconds;
+  }
+  // A pod still gated may gain node selectors (mutable scheduling directives), but not lose or change them.
+  if (list(old.schedulingGates).length > 0 && !deepEqual(munged.nodeSelector ?? {}, old.nodeSelector ?? {})) {
+    errs.push(...nodeSelectorMutationErrors(munged.nodeSelector, old.nodeSelector));
+    if (old.nodeSelector === undefined) delete munged.nodeSelector; else munged.nodeSelector = old.nodeSelector;
   }
   if (!deepEqual(munged, old)) errs.push(forbidden('spec', `pod updates may not change fields other than ${UPDATABLE_FIELDS}\n${specDiff(old, munged)}`));
   return errs;

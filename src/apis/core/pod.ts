@@ -10,6 +10,7 @@ import { defaultPodSpec, defaultPodOnly, defaultPodStatus, dropDisabledPodSpecFi
 import { podSpecErrors, podOnlyErrors, podCreateErrors, podUpdateErrors } from './pod-validation.ts';
 import { nowRfc3339 } from '../../registry/names.ts';
 import { podCreateWarnings } from './pod-warnings.ts';
+import { podAnnotationErrors, podAnnotationUpdateErrors, hasInvalidDeletionCost } from './pod-annotations.ts';
 import { warnWhenValid } from '../warnings.ts';
 
 type Obj = Record<string, any>;
@@ -157,14 +158,24 @@ export const podKind: KindDefinition = {
   prepareForUpdate,
   validate(obj, ctx) {
     const spec = specOf(obj);
-    const errs = [...podSpecErrors(spec, 'spec', { podName: obj.metadata.name, isPod: true }), ...podOnlyErrors(spec), ...podCreateErrors(spec)];
+    const errs = [
+      ...podAnnotationErrors(obj.metadata.annotations, spec),
+      ...podSpecErrors(spec, 'spec', { podName: obj.metadata.name, isPod: true }), ...podOnlyErrors(spec), ...podCreateErrors(spec),
+    ];
     // Only a create warns: Kubernetes skips a pod update's warnings (a frequent path humans rarely take).
     return warnWhenValid(errs, ctx, () => podCreateWarnings(obj));
   },
   validateUpdate(obj, old, ctx) {
-    if (ctx.subresource === 'status') return statusErrors(obj);
     const spec = specOf(obj);
-    return [...podSpecErrors(spec, 'spec', { podName: obj.metadata.name, isPod: true }), ...podOnlyErrors(spec), ...podUpdateErrors(spec, specOf(old))];
+    const annotations = obj.metadata.annotations, oldAnnotations = old.metadata.annotations;
+    const annotationErrs = podAnnotationErrors(annotations, spec, hasInvalidDeletionCost(oldAnnotations));
+    if (ctx.subresource === 'status') return [...podAnnotationUpdateErrors(annotations, oldAnnotations), ...annotationErrs, ...statusErrors(obj)];
+    return [
+      ...annotationErrs,
+      ...podSpecErrors(spec, 'spec', { podName: obj.metadata.name, isPod: true, oldSpec: specOf(old) }), ...podOnlyErrors(spec),
+      ...podAnnotationUpdateErrors(annotations, oldAnnotations),
+      ...podUpdateErrors(spec, specOf(old)),
+    ];
   },
   canonicalize: (obj) => canonicalizePodSpec(specOf(obj)),
 
