@@ -9,7 +9,7 @@
 // int-or-string without a declared type (a custom resource's) anything at all.
 import type { TSchema } from '@sinclair/typebox';
 import { asSchema, deref, kindOf } from '../schema/schema-kind.ts';
-import { goSprintSharpV, goSprintV, goTypeName } from './go-value.ts';
+import { goSprintSharpV, goSprintV, goTypeName } from '../go-value.ts';
 import { fieldElement, indexElement, pathElementString, pathString, type PathElement } from './path.ts';
 import { fieldType, resolve, type Atom, type TypeRef } from './schema-view.ts';
 import { listItemElement, TypedValueError } from './tofieldset.ts';

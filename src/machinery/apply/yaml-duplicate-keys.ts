@@ -5,7 +5,7 @@
 import type * as Yaml from 'yaml';
 import { goQuote } from '../go-format.ts';
 import { lazyModule } from '../lazy.ts';
-import { goFloat } from './go-value.ts';
+import { goFloat } from '../go-value.ts';
 
 const yaml = lazyModule<typeof Yaml>('yaml', import.meta.url);
 

@@ -12,6 +12,7 @@ import { JsonSyntaxError, parseJsonStrict } from '../schema/json-parse.ts';
 import { strictDecodingErrors } from '../schema/decode-errors.ts';
 import { deepClone, isPlainObject } from '../schema/walk.ts';
 import type { FieldValidation } from './patch-errors.ts';
+import { goSprintV } from '../go-value.ts';
 
 const DIRECTIVE = '$patch';
 const REPLACE = 'replace';
@@ -136,7 +137,7 @@ function mergeMap(original: Record<string, unknown> | undefined, patch: Record<s
       return patch;
     }
     if (d === DELETE) return {};
-    fail(`unknown patch type: ${goPrint(d)} in map: ${goPrint(patch)}`);
+    fail(`unknown patch type: ${goSprintV(d)} in map: ${goSprintV(patch)}`);
   }
   const orig = original ?? {};
   applyRetainKeys(orig, patch);
@@ -212,7 +213,7 @@ function elementKind(...lists: unknown[][]): ElemKind {
       if (kind === undefined) {
         kind = k;
         if (k === 'list') fail(ERR_NO_LIST_OF_LISTS);
-      } else if (kind !== k) fail(`list element types are not identical: ${goPrint(lists)}`);
+      } else if (kind !== k) fail(`list element types are not identical: ${goSprintV(lists)}`);
     }
   }
   if (kind === undefined) fail('no elements in any of the given slices');
@@ -258,7 +259,7 @@ function mergeSpecialElements(original: Record<string, unknown>[], patch: Record
       orig = orig.filter((o) => !(isPlainObject(o) && Object.hasOwn(o, mergeKey) && o[mergeKey] === v[mergeKey]));
     } else if (d === REPLACE) replace = true;
     else if (d === MERGE) fail('merging lists cannot yet be specified in the patch');
-    else fail(`unknown patch type: ${goPrint(d)} in map: ${goPrint(v)}`);
+    else fail(`unknown patch type: ${goSprintV(d)} in map: ${goSprintV(v)}`);
   }
   return replace ? [plain, []] : [orig, plain];
 }
@@ -420,7 +421,7 @@ function validateAgainstOrder(patchList: unknown[], order: unknown[], mergeKey: 
     oi++;
   }
   if (pi < items.length && oi >= order.length) {
-    fail(`The order in patch list:\n${goPrint(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${goPrint(order)}\n`);
+    fail(`The order in patch list:\n${goSprintV(patchList)}\n doesn't match ${SET_ELEMENT_ORDER} list:\n${goSprintV(order)}\n`);
   }
 }
 
@@ -434,7 +435,7 @@ function keyEqual(a: unknown, b: unknown, mergeKey: string): boolean {
 }
 
 function noMergeKey(m: unknown, key: string): string {
-  return `map: ${goPrint(m)} does not contain declared merge key: ${key}`;
+  return `map: ${goSprintV(m)} does not contain declared merge key: ${key}`;
 }
 
 function goKind(v: unknown): string {
@@ -448,12 +449,4 @@ function goKind(v: unknown): string {
 
 function badArgType(expected: string, actual: unknown): string {
   return `expected a ${expected}, but received a ${goKind(actual)}`;
-}
-
-/** Go's %v of decoded JSON: `map[a:1 b:[x y]]`, keys sorted; null prints as <nil>. */
-export function goPrint(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return '[' + v.map(goPrint).join(' ') + ']';
-  if (isPlainObject(v)) return 'map[' + Object.keys(v).sort().map((k) => `${k}:${goPrint(v[k])}`).join(' ') + ']';
-  return String(v);
 }

@@ -2,6 +2,7 @@
 // component-base conventions: a stability level in front of every help text (`[STABLE] ...`), deprecated
 // metrics marked `(Deprecated since X.Y.Z)`, and metrics deprecated before the current minor release
 // hidden unless --show-hidden-metrics-for-version names the previous minor release.
+import { goFloat } from '../../machinery/go-value.ts';
 
 export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
 export type MetricType = 'counter' | 'gauge';
@@ -181,14 +182,4 @@ function labelText(names: readonly string[], values: readonly string[]): string 
 }
 
 /** A value as Go's strconv.FormatFloat(v, 'g', -1, 64) writes it: `1`, `0.25`, `1.234567e+06`, `+Inf`. */
-export function formatValue(v: number): string {
-  if (Number.isNaN(v)) return 'NaN';
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  const [mantissa, exp] = v.toExponential().split('e');
-  const exponent = Number(exp);
-  // The shortest form switches to an exponent from 1e+06 up and below 1e-04.
-  if (exponent < -4 || exponent >= 6) return `${mantissa}e${exponent < 0 ? '-' : '+'}${String(Math.abs(exponent)).padStart(2, '0')}`;
-  return String(v);
-}
+export const formatValue = goFloat;

@@ -1,8 +1,9 @@
 // Go's fmt of a decoded JSON value (an interface{} holding float64, string, bool, nil, []interface{} or
-// map[string]interface{}), as structured merge's typing errors print the value they refuse: `%v`, `%#v`
-// and `%T`. Every JSON number decodes to float64 in Go, so numbers print as strconv's shortest 'g' form.
-import { goQuote } from '../go-format.ts';
-import { compareStrings, isObject } from './value.ts';
+// map[string]interface{}) as messages Kubernetes copies print it (structured merge's typing errors,
+// strategic merge patch errors, metric values): `%v`, `%#v` and `%T`. Every JSON number decodes to
+// float64 in Go, so numbers print as strconv's shortest 'g' form.
+import { goQuote } from './go-format.ts';
+import { compareStrings, isObject } from './apply/value.ts';
 
 /** strconv.FormatFloat(v, 'g', -1, 64): `1`, `0.25`, `1e+06`, `1.5e-05`. */
 export function goFloat(v: number): string {
