@@ -49,6 +49,7 @@ export const FEATURES_1_32: Readonly<Record<string, FeatureSpec>> = {
   OpenAPIEnums: betaOn,
   PodDisruptionConditions: ga,
   PodLifecycleSleepAction: betaOn,
+  RecoverVolumeExpansionFailure: betaOn,
   RelaxedDNSSearchValidation: alpha,
   RelaxedEnvironmentVariableValidation: betaOn,
   RemoteRequestHeaderUID: alpha,

@@ -58,7 +58,11 @@ test('data sources: filled from each other, a claim or a typed source', async ()
   assert.deepEqual((obj.spec as Spec).dataSourceRef, { kind: 'PersistentVolumeClaim', name: 'src' });
   const snap = await h.create(pvc({ dataSourceRef: { apiGroup: 'snapshot.storage.svc.io', kind: 'VolumeSnapshot', name: 's' } }));
   assert.deepEqual((snap.spec as Spec).dataSource, { apiGroup: 'snapshot.storage.svc.io', kind: 'VolumeSnapshot', name: 's' });
-  assert.deepEqual(await causes(pvc({ dataSource: { kind: 'Secret', name: 'x' } })), [
+  // A dataSource other than a claim or a snapshot, without dataSourceRef, is dropped as old servers did.
+  const legacy = await h.create(pvc({ dataSource: { kind: 'Secret', name: 'x' } }));
+  assert.equal((legacy.spec as Spec).dataSource, undefined);
+  assert.equal((legacy.spec as Spec).dataSourceRef, undefined);
+  assert.deepEqual(await causes(pvc({ dataSourceRef: { kind: 'Secret', name: 'x' } })), [
     'spec.dataSource: Unsupported value: "Secret": supported values: "PersistentVolumeClaim"',
     'spec.dataSourceRef: Unsupported value: "Secret": supported values: "PersistentVolumeClaim"',
   ]);
@@ -82,7 +86,7 @@ test('update: the spec is immutable, except the binder setting volumeName once',
   ]);
 });
 
-test('update: a bound claim may grow its storage request, never shrink it; an unbound one may not change it', async () => {
+test('update: a bound claim may grow its storage request, and lower it only above status.capacity; an unbound one may not change it', async () => {
   const made = await h.create(pvc({}, 'grow'));
   assert.deepEqual((await rejection(h.update({ ...made, spec: { ...(made.spec as Spec), resources: { requests: { storage: '2Gi' } } } }))).causes, [
     'spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims',
@@ -92,8 +96,53 @@ test('update: a bound claim may grow its storage request, never shrink it; an un
   assert.equal((grown.spec as Spec).resources.requests.storage, '2Gi');
   assert.deepEqual(cells(grown).slice(2, 5), ['pv-9', '1Gi', 'RWO']);
   assert.deepEqual((await rejection(h.update({ ...grown, spec: { ...(grown.spec as Spec), resources: { requests: { storage: '1Gi' } } } }))).causes, [
-    'spec.resources.requests.storage: Forbidden: field can not be less than previous value',
+    'spec.resources.requests.storage: Forbidden: field can not be less than status.capacity',
   ]);
+  const lowered = await h.update({ ...grown, spec: { ...(grown.spec as Spec), resources: { requests: { storage: '1500Mi' } } } });
+  assert.equal((lowered.spec as Spec).resources.requests.storage, '1500Mi');
+});
+
+test('update: with RecoverVolumeExpansionFailure off a request never shrinks, unless the status already tracks allocations', async () => {
+  const { featureGates } = await import('../../config/feature-gates.ts');
+  const made = await h.create(pvc({ resources: { requests: { storage: '2Gi' } } }, 'no-recover'));
+  const bound = await h.update({ ...made, status: { phase: 'Bound', capacity: { storage: '1Gi' } } }, { subresource: 'status' });
+  const allocated = await h.create(pvc({ resources: { requests: { storage: '2Gi' } } }, 'allocated'));
+  const tracked = await h.update({ ...allocated, status: { phase: 'Bound', capacity: { storage: '1Gi' }, allocatedResources: { storage: '2Gi' } } }, { subresource: 'status' });
+  featureGates.set({ RecoverVolumeExpansionFailure: false });
+  try {
+    assert.deepEqual((await rejection(h.update({ ...bound, spec: { ...(bound.spec as Spec), resources: { requests: { storage: '1500Mi' } } } }))).causes, [
+      'spec.resources.requests.storage: Forbidden: field can not be less than previous value',
+    ]);
+    const lowered = await h.update({ ...tracked, spec: { ...(tracked.spec as Spec), resources: { requests: { storage: '1500Mi' } } } });
+    assert.equal((lowered.spec as Spec).resources.requests.storage, '1500Mi');
+    // Without the feature a status write cannot add the allocation fields, but keeps those it has.
+    const plain = await h.update({ ...bound, status: { ...(bound.status as Spec), allocatedResources: { storage: '2Gi' }, allocatedResourceStatuses: { storage: 'Bogus' } } }, { subresource: 'status' });
+    assert.equal((plain.status as Spec).allocatedResources, undefined);
+    assert.equal((plain.status as Spec).allocatedResourceStatuses, undefined);
+    assert.deepEqual((await rejection(h.update({ ...lowered, status: { ...(lowered.status as Spec), allocatedResources: { memory: '1Gi' } } }, { subresource: 'status' }))).causes, [
+      'status.allocatedResources: Unsupported value: "memory": supported values: "storage"',
+    ]);
+  } finally {
+    featureGates.reset();
+  }
+});
+
+test('status: capacity and allocations are quantities that are not negative, keyed by storage or a qualified name', async () => {
+  const made = await h.create(pvc({}, 'status-rules'));
+  const write = (status: Record<string, unknown>) => h.update({ ...made, status: { phase: 'Bound', ...status } }, { subresource: 'status' });
+  assert.deepEqual((await rejection(write({ capacity: { storage: '-1Gi' } }))).causes, ['status.capacity[storage]: Invalid value: -1073741824: must be a valid resource quantity']);
+  assert.deepEqual((await rejection(write({ allocatedResources: { storage: '-1m', cpu: '1', 'bad key!': '1' } }))).causes, [
+    'status.allocatedResources: Invalid value: "bad key!": name part must consist of alphanumeric characters, \'-\', \'_\' or \'.\', and must start and end with an alphanumeric character (e.g. \'MyName\',  or \'my.name\',  or \'123-abc\', regex used for validation is \'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]\')',
+    'status.allocatedResources: Unsupported value: "cpu": supported values: "storage"',
+    'status.allocatedResources[storage]: Invalid value: -1: must be a valid resource quantity',
+  ]);
+  assert.deepEqual((await rejection(write({ allocatedResourceStatuses: { storage: 'Resizing', 'platform.io/x': 'NodeResizePending' } }))).causes, [
+    'status.allocatedResourceStatus: Unsupported value: "platform.io/x": supported values: "storage"',
+    'status.allocatedResourceStatus: Unsupported value: "storage": supported values: "ControllerResizeInProgress", "ControllerResizeInfeasible", "NodeResizeInProgress", "NodeResizeInfeasible", "NodeResizePending"',
+  ]);
+  const ok = await write({ capacity: { storage: '1Gi' }, allocatedResources: { storage: '2Gi', 'example.com/iops': '100' }, allocatedResourceStatuses: { storage: 'ControllerResizeInProgress' } });
+  assert.deepEqual((ok.status as Spec).allocatedResourceStatuses, { storage: 'ControllerResizeInProgress' });
+  assert.deepEqual(ok.spec, made.spec);
 });
 
 test('update: volumeMode immutable; volumeAttributesClassName cannot change while its feature is off', async () => {

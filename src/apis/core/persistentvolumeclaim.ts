@@ -1,6 +1,6 @@
 // PersistentVolumeClaim (core v1, namespaced): a user's request for storage, bound to one volume. After
-// creation the spec is fixed, except that a bound claim may grow its storage request and the binder sets
-// volumeName once; status changes only through /status.
+// creation the spec is fixed, except that a bound claim may change its storage request (grow it, or lower it
+// again above status.capacity) and the binder sets volumeName once; status changes only through /status.
 import type { KindDefinition, RequestContext } from '../kind.ts';
 import type { ApiObject, LabelSelectorT } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
@@ -10,9 +10,10 @@ import { withProto } from './schema-helpers.ts';
 import { canonicalizeResourceList } from './resource-quantity.ts';
 import { type FieldError, invalid, required, forbidden, notSupported, key, child } from '../../machinery/field-errors.ts';
 import { validateLabelSelector } from '../../machinery/validation/objectmeta.ts';
-import { isDNS1123Subdomain } from '../../machinery/validation/strings.ts';
+import { isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/strings.ts';
 import { quantityFromJSON, type Quantity } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
+import { featureGates } from '../../config/feature-gates.ts';
 import { accessModeErrors, accessModesText, classNameErrors, storageFeatureGates, VOLUME_MODES, BETA_STORAGE_CLASS_ANNOTATION } from './persistentvolume-common.ts';
 
 const ACCESS_MODES_DESCRIPTION = 'accessModes contains the desired access modes the volume should have. More info: https://platform.io/docs/concepts/storage/persistent-volumes#access-modes-1';
@@ -97,7 +98,15 @@ export interface PvcSpec {
   dataSourceRef?: Ref | null;
   volumeAttributesClassName?: string | null;
 }
-interface PvcStatus { phase?: string; accessModes?: string[]; capacity?: Record<string, unknown> }
+interface PvcStatus {
+  phase?: string;
+  accessModes?: string[];
+  capacity?: Record<string, unknown> | null;
+  allocatedResources?: Record<string, unknown> | null;
+  allocatedResourceStatuses?: Record<string, unknown> | null;
+  currentVolumeAttributesClassName?: string | null;
+  modifyVolumeStatus?: Record<string, unknown> | null;
+}
 
 const specOf = (o: ApiObject) => (o.spec ?? {}) as PvcSpec;
 const statusOf = (o: ApiObject) => (o.status ?? {}) as PvcStatus;
@@ -122,6 +131,33 @@ function normalizeDataSources(spec: PvcSpec): void {
     const { apiGroup, kind, name } = spec.dataSourceRef;
     spec.dataSource = { ...(set(apiGroup) ? { apiGroup } : {}), kind, name };
   }
+}
+
+/** The only data sources the dataSource field knew before dataSourceRef existed. */
+function isClaimOrSnapshot(ref: Ref): boolean {
+  const group = ref.apiGroup ?? '';
+  return (group === '' && ref.kind === 'PersistentVolumeClaim') || (group === 'snapshot.storage.svc.io' && ref.kind === 'VolumeSnapshot');
+}
+
+/**
+ * EnforceDataSourceBackwardsCompatibility: a claim that had no data source, written by a client that does not
+ * know dataSourceRef, loses any dataSource other than a claim or a snapshot (old servers ignored those).
+ */
+function dropLegacyDataSource(spec: PvcSpec, old: PvcSpec | undefined): void {
+  if (old?.dataSource || old?.dataSourceRef || spec.dataSourceRef) return;
+  if (spec.dataSource && !isClaimOrSnapshot(spec.dataSource)) delete spec.dataSource;
+}
+
+const hasEntries = (m: Record<string, unknown> | null | undefined) => !!m && Object.keys(m).length > 0;
+
+/**
+ * Recovery from a failed expansion (RecoverVolumeExpansionFailure, beta and on in v1.32): a claim may lower its
+ * request again while it stays above status.capacity, and its status carries allocatedResources and
+ * allocatedResourceStatuses. A claim whose status already has those keeps the rules with the gate off.
+ */
+function recoverFromExpansionFailure(old: ApiObject): boolean {
+  const status = statusOf(old);
+  return featureGates.enabled('RecoverVolumeExpansionFailure') || hasEntries(status.allocatedResources) || hasEntries(status.allocatedResourceStatuses);
 }
 
 /** Fields of disabled features are dropped unless the stored claim already uses them. */
@@ -170,7 +206,7 @@ export function claimSpecErrors(spec: PvcSpec, path: string, allowInvalidLabelVa
   return errs;
 }
 
-/** ValidatePersistentVolumeClaimUpdate: a bound claim may grow its request; volumeName is set once. */
+/** ValidatePersistentVolumeClaimUpdate: a bound claim may change its request; volumeName is set once. */
 function claimUpdateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   const spec = specOf(obj), oldSpec = specOf(old);
   const errs: FieldError[] = [];
@@ -189,7 +225,12 @@ function claimUpdateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   const strip = (s: PvcSpec) => JSON.parse(JSON.stringify(s, (_k, v) => (v === null ? undefined : v)));
   if (!deepEqual(strip(next), strip(before))) errs.push(forbidden('spec', 'spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims'));
   const oldSize = quantity(oldSpec.resources?.requests?.storage), newSize = quantity(spec.resources?.requests?.storage);
-  if (oldSize && newSize && newSize.cmp(oldSize) < 0) errs.push(forbidden('spec.resources.requests.storage', 'field can not be less than previous value'));
+  if (oldSize && newSize && newSize.cmp(oldSize) < 0) {
+    const storagePath = 'spec.resources.requests.storage';
+    if (!recoverFromExpansionFailure(old)) errs.push(forbidden(storagePath, 'field can not be less than previous value'));
+    // Lowering a request only undoes a failed expansion: it must stay above what the volume already has.
+    else if (newSize.cmp(quantity(statusOf(old).capacity?.storage) ?? '0') <= 0) errs.push(forbidden(storagePath, 'field can not be less than status.capacity'));
+  }
   if ((spec.volumeMode ?? null) !== (oldSpec.volumeMode ?? null)) errs.push(invalid('volumeMode', spec.volumeMode ?? null, 'field is immutable'));
   if (!deepEqual(spec.volumeAttributesClassName ?? null, oldSpec.volumeAttributesClassName ?? null)) {
     if (!storageFeatureGates.VolumeAttributesClass) errs.push(forbidden('spec.volumeAttributesClassName', 'update is forbidden when the VolumeAttributesClass feature gate is disabled'));
@@ -201,6 +242,60 @@ function claimUpdateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   return errs;
 }
 
+// What the resizer reports per resource while an expansion runs (PersistentVolumeClaimResizeStatus), sorted.
+const RESIZE_STATUSES = ['ControllerResizeInProgress', 'ControllerResizeInfeasible', 'NodeResizeInProgress', 'NodeResizeInfeasible', 'NodeResizePending'];
+
+/** validatePersistentVolumeClaimResourceKey: a qualified name; of the native names only `storage`. */
+function resourceKeyErrors(name: string, at: string): FieldError[] {
+  const errs = isQualifiedName(name).map((msg) => invalid(at, name, msg));
+  if (errs.length) return errs;
+  const native = !name.includes('/') || name.includes('platform.io/');
+  return native && name !== 'storage' ? [notSupported(at, name, ['storage'])] : [];
+}
+
+/** validateBasicResource: a quantity whose integer value (rounded away from zero) is negative. */
+function negativeQuantityErrors(value: unknown, at: string): FieldError[] {
+  const q = quantity(value);
+  if (!q) return [];
+  const whole = q.scaledValue(0);
+  return whole < 0n ? [invalid(at, whole, 'must be a valid resource quantity')] : [];
+}
+
+/** ValidatePersistentVolumeClaimStatusUpdate (Kubernetes walks maps in random order; keys are sorted here). */
+function claimStatusUpdateErrors(obj: ApiObject, old: ApiObject): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!obj.metadata.resourceVersion) errs.push(required('resourceVersion'));
+  if (!list(specOf(obj).accessModes).length) errs.push(required('Spec.accessModes'));
+  const status = statusOf(obj);
+  const sortedEntries = (m: Record<string, unknown> | null | undefined) => Object.entries(m ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [name, value] of sortedEntries(status.capacity)) errs.push(...negativeQuantityErrors(value, key('status.capacity', name)));
+  if (!recoverFromExpansionFailure(old)) return errs;
+  // Kubernetes names this path in the singular, and reports the key (not the value) it refuses.
+  const statusesPath = 'status.allocatedResourceStatus';
+  for (const [name, value] of sortedEntries(status.allocatedResourceStatuses)) {
+    errs.push(...resourceKeyErrors(name, statusesPath));
+    if (!RESIZE_STATUSES.includes(value as string)) errs.push(notSupported(statusesPath, name, RESIZE_STATUSES));
+  }
+  for (const [name, value] of sortedEntries(status.allocatedResources)) {
+    const keyErrs = resourceKeyErrors(name, 'status.allocatedResources');
+    if (keyErrs.length) errs.push(...keyErrs);
+    else errs.push(...negativeQuantityErrors(value, key('status.allocatedResources', name)));
+  }
+  return errs;
+}
+
+/** DropDisabledFieldsFromStatus: status fields of disabled features, unless the stored claim has them. */
+function dropDisabledStatusFields(status: PvcStatus, old: PvcStatus): void {
+  if (!storageFeatureGates.VolumeAttributesClass) {
+    if (!set(old.currentVolumeAttributesClassName)) delete status.currentVolumeAttributesClassName;
+    if (!set(old.modifyVolumeStatus)) delete status.modifyVolumeStatus;
+  }
+  if (!featureGates.enabled('RecoverVolumeExpansionFailure')) {
+    if (!hasEntries(old.allocatedResources)) delete status.allocatedResources;
+    if (!hasEntries(old.allocatedResourceStatuses)) delete status.allocatedResourceStatuses;
+  }
+}
+
 /** The storage class annotation cannot change once set. */
 function classAnnotationErrors(obj: ApiObject, old: ApiObject): FieldError[] {
   const a = obj.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? '', b = old.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? '';
@@ -208,9 +303,13 @@ function classAnnotationErrors(obj: ApiObject, old: ApiObject): FieldError[] {
 }
 
 function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): void {
-  if (ctx.subresource === 'status') return;
+  if (ctx.subresource === 'status') {
+    dropDisabledStatusFields((obj.status ??= {}) as PvcStatus, statusOf(old));
+    return;
+  }
   const spec = (obj.spec ??= {}) as PvcSpec;
   dropDisabledFields(spec, specOf(old));
+  dropLegacyDataSource(spec, specOf(old));
   normalizeDataSources(spec);
 }
 
@@ -244,12 +343,13 @@ export const persistentVolumeClaimKind: KindDefinition = {
     obj.status = { phase: 'Pending' };
     const spec = specOf(obj);
     dropDisabledFields(spec, undefined);
+    dropLegacyDataSource(spec, undefined);
     normalizeDataSources(spec);
   },
   prepareForUpdate,
   validate: (obj) => claimSpecErrors(specOf(obj), 'spec'),
   validateUpdate(obj, old, ctx) {
-    if (ctx.subresource === 'status') return [];
+    if (ctx.subresource === 'status') return claimStatusUpdateErrors(obj, old);
     const hadInvalid = !!specOf(old).selector && validateLabelSelector(specOf(old).selector!, 'spec.selector').length > 0;
     return [...classAnnotationErrors(obj, old), ...claimSpecErrors(specOf(obj), 'spec', hadInvalid), ...claimUpdateErrors(obj, old)];
   },
