@@ -149,7 +149,7 @@ describe('ServiceAccount admission', () => {
 
   it('mirror pods keep no account and get no token, and may not name an account or a secret', async () => {
     const mirror = { annotations: { 'platform.io/config.mirror': 'abc' } };
-    const p = await create(pod('static-web', {}, mirror));
+    const p = await create(pod('static-web', { nodeName: 'node-1' }, mirror));
     assert.equal(p.spec.serviceAccountName, undefined);
     assertNothingMounted(p);
     await forbidden(pod('static-sa', { serviceAccountName: 'default' }, mirror), 'pods "static-sa" is forbidden: a mirror pod may not reference service accounts');

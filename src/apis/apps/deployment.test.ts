@@ -82,12 +82,13 @@ test('strategy: maxSurge and maxUnavailable not both 0, percentages valid and at
   await h.create(deploy({ strategy: { rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } } }));
 });
 
-test('template: restartPolicy only Always, no activeDeadlineSeconds, containers required (images may be left to tooling)', async () => {
+test('template: restartPolicy only Always, no activeDeadlineSeconds, containers required, each with an image', async () => {
   assert.deepEqual(await causes({ template: template({ restartPolicy: 'OnFailure' }) }), ['spec.template.spec.restartPolicy: Unsupported value: "OnFailure": supported values: "Always"']);
   assert.deepEqual(await causes({ template: template({ activeDeadlineSeconds: 5 }) }), ['spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in ReplicaSet is not Supported']);
   assert.deepEqual(await causes({ template: template({ containers: [] }) }), ['spec.template.spec.containers: Required value']);
   assert.deepEqual(await causes({ template: template({ ephemeralContainers: [{ name: 'x', image: 'y' }] }) }), ['spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template']);
-  await h.create(deploy({ template: template({ containers: [{ name: 'web' }] }) }));
+  // validateContainerCommon requires an image in templates too (only the whitespace check is for pods).
+  assert.deepEqual(await causes({ template: template({ containers: [{ name: 'web' }] }) }), ['spec.template.spec.containers[0].image: Required value']);
 });
 
 test('counts: replicas, minReadySeconds and revisionHistoryLimit not negative; progress deadline above minReadySeconds', async () => {
