@@ -83,7 +83,8 @@ export const OBJECT_MODIFIED = 'the object has been modified; please apply your 
 /** 422 Invalid. `kind` is the Kind (`ConfigMap`), `group` its API group. */
 export function invalid(group: string, kind: string, name: string, errs: FieldError[]): StatusError {
   const qualifiedKind = group ? `${kind}.${group}` : kind;
-  const texts = errs.map(fieldErrorText);
+  // The message names each text once, as Kubernetes' ErrorList.ToAggregate drops repeats; the causes keep all.
+  const texts = [...new Set(errs.map(fieldErrorText))];
   const joined = texts.length === 1 ? texts[0] : `[${texts.join(', ')}]`;
   return new StatusError(422, 'Invalid', `${qualifiedKind} "${name}" is invalid: ${joined}`, {
     name: name || undefined, group: group || undefined, kind,
