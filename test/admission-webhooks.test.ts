@@ -7,12 +7,10 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from './support/capstan.ts';
-import { jsonPatch, startAdmissionWebhook, type AdmissionWebhookServer, type Answer } from './support/admission-webhook.ts';
+import { configureWebhooks, jsonPatch, MUTATING, startAdmissionWebhook, VALIDATING, type AdmissionWebhookServer, type Answer } from './support/admission-webhook.ts';
 import { SqliteStorage } from '../src/storage/sqlite.ts';
 import { until } from './support/until.ts';
 
-const MUTATING = '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations';
-const VALIDATING = '/apis/admissionregistration.svc.io/v1/validatingwebhookconfigurations';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let s: TestServer;
@@ -80,18 +78,7 @@ function webhook(name: string, path: string, extra: Record<string, unknown> = {}
   };
 }
 
-/** Stores a configuration and waits until the configuration cache has it; answers its removal. */
-async function configure(collection: string, name: string, webhooks: unknown[]): Promise<() => Promise<void>> {
-  const kind = collection === MUTATING ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
-  const r = await s.request('POST', collection, { body: JSON.stringify({ apiVersion: 'admissionregistration.svc.io/v1', kind, metadata: { name }, webhooks }) });
-  assert.equal(r.status, 201, r.body);
-  // A list without resourceVersion is a consistent read: the cache webhooks are read from has caught up.
-  assert.equal((await s.request('GET', collection)).status, 200);
-  return async () => {
-    assert.equal((await s.request('DELETE', `${collection}/${name}`)).status, 200);
-    assert.equal((await s.request('GET', collection)).status, 200);
-  };
-}
+const configure = (collection: string, name: string, webhooks: unknown[]) => configureWebhooks(s, collection, name, webhooks);
 
 /** A namespace labelled `test: <name>`, for webhooks that select it. */
 async function namespace(name: string, labels: Record<string, string> = {}): Promise<void> {

@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:https';
 import type { IncomingHttpHeaders } from 'node:http';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { configureWebhooks, MUTATING, VALIDATING } from './support/admission-webhook.ts';
 import { generateCertificateAuthority } from '../src/pki/authority.ts';
 import { issueServingCertificate } from '../src/pki/sign.ts';
 
-const MUTATING = '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations';
-const VALIDATING = '/apis/admissionregistration.svc.io/v1/validatingwebhookconfigurations';
 
 interface Call { method: string; url: string; headers: IncomingHttpHeaders; review: any }
 type Responder = (review: any) => Record<string, unknown>;
@@ -53,17 +52,7 @@ function webhook(name: string, path: string, rules: unknown[], extra: Record<str
   return { name, clientConfig: { url: `${origin}${path}`, caBundle }, sideEffects: 'None', admissionReviewVersions: ['v1'], rules, ...extra };
 }
 
-/** Stores a configuration, waits until admission reads it, and answers its removal. */
-async function configure(collection: string, name: string, webhooks: unknown[]): Promise<() => Promise<void>> {
-  const kind = collection === MUTATING ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
-  const r = await s.request('POST', collection, { body: JSON.stringify({ apiVersion: 'admissionregistration.svc.io/v1', kind, metadata: { name }, webhooks }) });
-  assert.equal(r.status, 201, r.body);
-  assert.equal((await s.request('GET', collection)).status, 200);
-  return async () => {
-    assert.equal((await s.request('DELETE', `${collection}/${name}`)).status, 200);
-    assert.equal((await s.request('GET', collection)).status, 200);
-  };
-}
+const configure = (collection: string, name: string, webhooks: unknown[]) => configureWebhooks(s, collection, name, webhooks);
 
 async function namespace(name: string): Promise<void> {
   const r = await s.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { sweep6: name } } }) });

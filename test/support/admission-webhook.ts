@@ -4,6 +4,24 @@
 import { createServer, type Server } from 'node:https';
 import { generateCertificateAuthority } from '../../src/pki/authority.ts';
 import { issueServingCertificate } from '../../src/pki/sign.ts';
+import assert from 'node:assert/strict';
+import type { TestServer } from './capstan.ts';
+
+export const MUTATING = '/apis/admissionregistration.svc.io/v1/mutatingwebhookconfigurations';
+export const VALIDATING = '/apis/admissionregistration.svc.io/v1/validatingwebhookconfigurations';
+
+/** Stores a webhook configuration and waits until admission reads it; answers its removal (waited for too). */
+export async function configureWebhooks(s: TestServer, collection: string, name: string, webhooks: unknown[]): Promise<() => Promise<void>> {
+  const kind = collection === MUTATING ? 'MutatingWebhookConfiguration' : 'ValidatingWebhookConfiguration';
+  const r = await s.request('POST', collection, { body: JSON.stringify({ apiVersion: 'admissionregistration.svc.io/v1', kind, metadata: { name }, webhooks }) });
+  assert.equal(r.status, 201, r.body);
+  // A list without resourceVersion is a consistent read: the cache webhooks are read from has caught up.
+  assert.equal((await s.request('GET', collection)).status, 200);
+  return async () => {
+    assert.equal((await s.request('DELETE', `${collection}/${name}`)).status, 200);
+    assert.equal((await s.request('GET', collection)).status, 200);
+  };
+}
 
 export interface RawAnswer { raw: { status: number; body: string; contentType?: string } }
 export type Answer = Record<string, unknown> | RawAnswer;
