@@ -21,6 +21,8 @@ import { defaultTolerationSeconds } from '../admission/default-toleration-second
 import { storageObjectInUseProtection } from '../admission/storage-object-in-use-protection.ts';
 import { namespaceLifecycle, SYSTEM_NAMESPACES } from '../admission/namespace-lifecycle.ts';
 import { defaultIngressClassPlugin } from '../admission/default-ingress-class.ts';
+import { defaultStorageClassPlugin } from '../admission/default-storage-class.ts';
+import { persistentVolumeClaimResize } from '../admission/persistent-volume-claim-resize.ts';
 import { serviceAccountAdmission } from '../admission/service-account.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
@@ -160,7 +162,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     mutatingConfigurations: storeFor('admissionregistration.svc.io', 'mutatingwebhookconfigurations'),
     validatingConfigurations: storeFor('admissionregistration.svc.io', 'validatingwebhookconfigurations'),
   });
-  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), priorityAdmission(), defaultTolerationSeconds(), storageObjectInUseProtection(), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()], webhooks, [resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
+  const admission = new AdmissionChain([namespaceLifecycle(() => namespaces), serviceAccountAdmission(() => storeFor('', 'serviceaccounts')), priorityAdmission(), defaultTolerationSeconds(), defaultStorageClassPlugin(() => storeFor('storage.svc.io', 'storageclasses'), storage), storageObjectInUseProtection(), defaultIngressClassPlugin(() => storeFor('networking.svc.io', 'ingressclasses'), storage), ...access.admissionPlugins()], webhooks, [persistentVolumeClaimResize(() => storeFor('storage.svc.io', 'storageclasses'), storage), resourceQuotaPlugin(() => storeFor('', 'resourcequotas'), storage)]);
   const watchRegistry = new Set<() => void>();
   const controllerManager = startControllerManager({
     leases: storeFor('coordination.svc.io', 'leases'),
