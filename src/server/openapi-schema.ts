@@ -26,7 +26,7 @@ const MIRRORED: Record<string, string> = {
 };
 
 /** Keys that only mean something inside the server. */
-const INTERNAL = new Set(['x-proto', 'x-proto-embedded', 'x-ref', 'x-platform-type', 'x-type-description']);
+const INTERNAL = new Set(['x-proto', 'x-proto-embedded', 'x-alias-of', 'x-ref', 'x-platform-type', 'x-type-description']);
 
 /** Keys of a field that refers to a named type which belong to the field, not to the type. */
 const FIELD_ONLY = ['x-platform-patch-strategy', 'x-platform-patch-merge-key'];

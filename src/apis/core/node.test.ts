@@ -30,7 +30,10 @@ test('defaults: the structs Go always writes', () => {
   assert.deepEqual(obj.spec, {});
   assert.deepEqual(obj.status, {
     daemonEndpoints: { kubeletEndpoint: { Port: 0 } },
-    nodeInfo: { machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', nodeAgentVersion: '', proxyVersion: '', operatingSystem: '', architecture: '' },
+    nodeInfo: {
+      machineID: '', systemUUID: '', bootID: '', kernelVersion: '', osImage: '', containerRuntimeVersion: '', kubeletVersion: '', kubeProxyVersion: '',
+      operatingSystem: '', architecture: '', nodeAgentVersion: '', proxyVersion: '',
+    },
   });
   const partial = node({}, { daemonEndpoints: { kubeletEndpoint: { Port: 10250 } }, nodeInfo: { nodeAgentVersion: 'v1.32.0' } });
   kind.defaults!(partial);
@@ -249,7 +252,7 @@ test('table: columns and wide columns as kubectl shows them', () => {
   const obj = node({ unschedulable: true }, {
     conditions: [{ type: 'MemoryPressure', status: 'False' }, { type: 'Ready', status: 'True' }],
     addresses: [{ type: 'Hostname', address: 'n1' }, { type: 'InternalIP', address: '10.0.0.5' }],
-    nodeInfo: { nodeAgentVersion: 'v1.32.0', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0' },
+    nodeInfo: { kubeletVersion: 'v1.32.0', osImage: 'Debian GNU/Linux 12 (bookworm)', kernelVersion: '6.1.0', containerRuntimeVersion: 'containerd://1.7.0' },
   }, { labels: { 'node-role.platform.io/worker': '', 'node-role.platform.io/control-plane': '', 'platform.io/role': 'edge', 'node-role.platform.io/': 'x' }, creationTimestamp: new Date(Date.now() - 4 * 86400_000).toISOString() });
   assert.deepEqual(cols.map((c) => c.cell(obj)), [
     'n1', 'Ready,SchedulingDisabled', 'control-plane,edge,worker', '4d', 'v1.32.0',
@@ -271,8 +274,38 @@ test('schema carries Kubernetes protobuf field numbers', () => {
   assert.equal(spec.taints.items!.properties!.timeAdded['x-proto'], 4);
   const status = props.status.properties!;
   assert.deepEqual(['capacity', 'allocatable', 'phase', 'conditions', 'addresses', 'daemonEndpoints', 'nodeInfo', 'images', 'volumesInUse', 'volumesAttached', 'config', 'runtimeHandlers', 'features'].map((f) => status[f]['x-proto']), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
-  assert.equal(status.nodeInfo.properties!.nodeAgentVersion['x-proto'], 7);
+  assert.equal(status.nodeInfo.properties!.kubeletVersion['x-proto'], 7);
+  assert.equal(status.nodeInfo.properties!.kubeProxyVersion['x-proto'], 8);
+  assert.equal(status.nodeInfo.properties!.nodeAgentVersion['x-alias-of'], 'kubeletVersion');
+  assert.equal(status.nodeInfo.properties!.proxyVersion['x-alias-of'], 'kubeProxyVersion');
   assert.equal(status.nodeInfo.properties!.architecture['x-proto'], 10);
   assert.equal(status.addresses['x-platform-patch-merge-key'], 'type');
   assert.equal(spec.podCIDRs['x-platform-list-type'], 'set');
+});
+
+test('node info: Kubernetes\' kubeletVersion and kubeProxyVersion and the catalogue\'s names for them carry one value', () => {
+  const info = (o: ApiObject) => (o.status as { nodeInfo: Record<string, string> }).nodeInfo;
+  const pair = (o: ApiObject) => [info(o).kubeletVersion, info(o).nodeAgentVersion, info(o).kubeProxyVersion, info(o).proxyVersion];
+  const created = (nodeInfo: Record<string, string>) => {
+    const obj = node({}, { nodeInfo });
+    kind.defaults!(obj);
+    kind.prepareForCreate!(obj, ctx());
+    return obj;
+  };
+  // Either name on create fills the other; when both are given and differ, the catalogue's wins.
+  assert.deepEqual(pair(created({ kubeletVersion: 'v1.32.0', kubeProxyVersion: 'v1.31.0' })), ['v1.32.0', 'v1.32.0', 'v1.31.0', 'v1.31.0']);
+  assert.deepEqual(pair(created({ nodeAgentVersion: 'v1.32.1', proxyVersion: 'p' })), ['v1.32.1', 'v1.32.1', 'p', 'p']);
+  assert.deepEqual(pair(created({ kubeletVersion: 'a', nodeAgentVersion: 'b' })), ['b', 'b', '', '']);
+  const stored = created({ kubeletVersion: 'v1', kubeProxyVersion: 'v1' });
+  const statusUpdate = (nodeInfo: Record<string, string>) => {
+    const obj = node({}, { nodeInfo });
+    kind.defaults!(obj);
+    kind.prepareForUpdate!(obj, stored, ctx('status'));
+    return obj;
+  };
+  // A writer that knows one name (the official clients drop the other) changes both.
+  assert.deepEqual(pair(statusUpdate({ kubeletVersion: 'v2', kubeProxyVersion: 'v1' })), ['v2', 'v2', 'v1', 'v1']);
+  assert.deepEqual(pair(statusUpdate({ nodeAgentVersion: 'v3', proxyVersion: 'v3' })), ['v3', 'v3', 'v3', 'v3']);
+  // Both sent, one of them as stored: the changed one wins, whichever name it is.
+  assert.deepEqual(pair(statusUpdate({ kubeletVersion: 'v4', nodeAgentVersion: 'v1', kubeProxyVersion: 'v1', proxyVersion: 'v5' })), ['v4', 'v4', 'v5', 'v5']);
 });

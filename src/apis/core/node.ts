@@ -69,16 +69,48 @@ const NODE_INFO_FIELDS = [
   ['kernelVersion', 4, "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64)."],
   ['osImage', 5, 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).'],
   ['containerRuntimeVersion', 6, 'ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).'],
-  ['nodeAgentVersion', 7, 'Node agent version reported by the node.'],
-  ['proxyVersion', 8, 'Deprecated: proxy version reported by the node; its value is not reliable.'],
+  ['kubeletVersion', 7, 'Node agent version reported by the node.'],
+  ['kubeProxyVersion', 8, 'Deprecated: proxy version reported by the node; its value is not reliable.'],
   ['operatingSystem', 9, 'The Operating System reported by the node'],
   ['architecture', 10, 'The Architecture reported by the node'],
 ] as const;
 
+/**
+ * The catalogue names two of them by role (`nodeAgentVersion`, `proxyVersion`) where Kubernetes, and so
+ * every official client, says `kubeletVersion` and `kubeProxyVersion` (the Python client refuses a Node
+ * without them). Both names are served with one value; protobuf carries Kubernetes' field.
+ */
+const NODE_INFO_ALIASES = [
+  ['nodeAgentVersion', 'kubeletVersion'],
+  ['proxyVersion', 'kubeProxyVersion'],
+] as const;
+
 const NodeSystemInfo = S.object(
-  Object.fromEntries(NODE_INFO_FIELDS.map(([name, proto, description]) => [name, S.string({ proto, default: '', description })])),
+  Object.fromEntries([
+    ...NODE_INFO_FIELDS.map(([name, proto, description]) => [name, S.string({ proto, default: '', description })]),
+    ...NODE_INFO_ALIASES.map(([name, of]) => [name, S.string({ aliasOf: of, default: '', description: `The catalogue's name of ${of}: the same value.` })]),
+  ]),
   { ref: 'core.v1.NodeSystemInfo', description: 'NodeSystemInfo is a set of ids/uuids to uniquely identify the node.' },
 );
+
+/**
+ * Gives each aliased pair one value. An empty name is one the writer left out (a client that knows only
+ * the other name, as the official clients do), so the other's value stands; when both are set and differ,
+ * the one that changed from the stored object wins, and on create the catalogue's name.
+ */
+function alignNodeInfoAliases(obj: ApiObject, old?: ApiObject): void {
+  const info = nodeStatus(obj).nodeInfo;
+  if (!info) return;
+  const before = old ? nodeStatus(old).nodeInfo ?? {} : undefined;
+  for (const [alias, of] of NODE_INFO_ALIASES) {
+    const a = info[alias] ?? '';
+    const k = info[of] ?? '';
+    if (a === k) continue;
+    const value = !a ? k : !k ? a : before && a === (before[alias] ?? '') ? k : a;
+    info[alias] = value;
+    info[of] = value;
+  }
+}
 
 const NodeConfigStatus = S.object({
   assigned: withProto(NodeConfigSource, 1),
@@ -148,12 +180,14 @@ function fillZeroValues(obj: ApiObject): NodeStatus {
   kubelet.Port ??= 0;
   const info = (status.nodeInfo ??= {});
   for (const [name] of NODE_INFO_FIELDS) info[name] ??= '';
+  for (const [name] of NODE_INFO_ALIASES) info[name] ??= '';
   return status;
 }
 
 function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): void {
   if (ctx.subresource === 'status') {
     obj.spec = structuredClone(old.spec);
+    alignNodeInfoAliases(obj, old);
     // Dynamic node-agent configuration is gone: status.config survives only where it already existed.
     if (!nodeStatus(old).config) delete nodeStatus(obj).config;
     return;
@@ -213,6 +247,7 @@ export const nodeKind: KindDefinition = {
     // Nodes may be created with status, but not with the removed dynamic configuration.
     delete nodeSpec(obj).configSource;
     delete nodeStatus(obj).config;
+    alignNodeInfoAliases(obj);
   },
   prepareForUpdate,
   validate: (obj) => validateNode(obj),
@@ -232,7 +267,7 @@ export const nodeKind: KindDefinition = {
     { name: 'Status', type: 'string', description: 'The status of the node', cell: statusText },
     { name: 'Roles', type: 'string', description: 'The roles of the node', cell: nodeRoles },
     ageColumn,
-    { name: 'Version', type: 'string', description: 'Node agent version reported by the node.', cell: (o) => nodeStatus(o).nodeInfo?.nodeAgentVersion ?? '' },
+    { name: 'Version', type: 'string', description: 'Node agent version reported by the node.', cell: (o) => nodeStatus(o).nodeInfo?.kubeletVersion ?? '' },
     { name: 'Internal-IP', type: 'string', priority: 1, description: ADDRESSES_DESCRIPTION, cell: (o) => addressOf(o, 'InternalIP') },
     { name: 'External-IP', type: 'string', priority: 1, description: ADDRESSES_DESCRIPTION, cell: (o) => addressOf(o, 'ExternalIP') },
     { name: 'OS-Image', type: 'string', priority: 1, description: 'OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).', cell: (o) => infoOr(o, 'osImage') },

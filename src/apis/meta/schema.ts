@@ -7,6 +7,9 @@ export interface FieldOptions {
   default?: unknown;
   /** Protobuf field number in Kubernetes' generated.proto for this field. */
   proto?: number;
+  /** The name the catalogue gives a sibling field that Kubernetes names otherwise: the two carry one value
+   *  (the kind keeps them in step), and only Kubernetes' field travels as protobuf. */
+  aliasOf?: string;
 }
 
 export interface ListOptions extends FieldOptions {
@@ -32,6 +35,7 @@ function ext(o: FieldOptions & Partial<ListOptions> & Partial<ObjectOptions>): R
   if (o.description !== undefined) r.description = o.description;
   if (o.default !== undefined) r.default = o.default;
   if (o.proto !== undefined) r['x-proto'] = o.proto;
+  if (o.aliasOf !== undefined) r['x-alias-of'] = o.aliasOf;
   if (o.listType) r['x-platform-list-type'] = o.listType;
   if (o.listMapKeys) r['x-platform-list-map-keys'] = o.listMapKeys;
   if (o.patchMergeKey) r['x-platform-patch-merge-key'] = o.patchMergeKey;

@@ -236,8 +236,11 @@ test('Node: taints with times, quantity maps, conditions, addresses, daemon endp
       conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: T1, lastTransitionTime: T2, reason: 'Ready', message: 'ok' }],
       addresses: [{ type: 'InternalIP', address: '10.1.2.3' }, { type: 'Hostname', address: 'n1' }],
       daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      // The spec's names for kubeletVersion and kubeProxyVersion; the wire numbers are Kubernetes'.
-      nodeInfo: { machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.1', osImage: 'os', containerRuntimeVersion: 'cr', nodeAgentVersion: 'v1.32.0', proxyVersion: '', operatingSystem: 'linux', architecture: 'amd64' },
+      // As served: Kubernetes' fields and the catalogue's names of two of them; only Kubernetes' travel.
+      nodeInfo: {
+        machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.1', osImage: 'os', containerRuntimeVersion: 'cr', kubeletVersion: 'v1.32.0', kubeProxyVersion: '',
+        operatingSystem: 'linux', architecture: 'amd64', nodeAgentVersion: 'v1.32.0', proxyVersion: '',
+      },
       images: [{ names: ['registry/img:1', 'registry/img@sha256:00'], sizeBytes: 2 ** 40 + 7 }],
       volumesInUse: ['v1'],
     },
@@ -262,8 +265,8 @@ test('Node: taints with times, quantity maps, conditions, addresses, daemon endp
   });
   const expected = referenceEnvelope('v1', 'Node', raw);
   assertSameBytes(encodeProtobufObject(node), expected, 'Node');
-  // proxyVersion "" is Go's zero value: it reads back as unset.
-  const { proxyVersion: _, ...nodeInfo } = node.status.nodeInfo;
+  // kubeProxyVersion "" is Go's zero value: it reads back as unset; the catalogue's names are not on the wire.
+  const { kubeProxyVersion: _, nodeAgentVersion: _a, proxyVersion: _p, ...nodeInfo } = node.status.nodeInfo;
   assert.deepEqual(decodeProtobufObject(expected), { ...node, status: { ...node.status, nodeInfo } });
 });
 

@@ -20,6 +20,8 @@ export interface Field {
    * protobuf, at this field's number: its message (`node`) holds properties of the parent object itself.
    */
   embedded?: boolean;
+  /** The catalogue's name of a sibling field (`x-alias-of`): one value under two names, on the wire only as the other. */
+  alias?: boolean;
 }
 
 export interface SchemaNode {
@@ -50,10 +52,12 @@ export function compileSchema(schema: TSchema, scope: RefScope = EMPTY_SCOPE): S
   const inner = scopeOf(resolved, scope);
   if (node.kind === 'message') {
     const props = Object.entries(s.properties ?? {}).map(([name, child]) => {
-      const annotated = child as { 'x-proto'?: number; 'x-proto-embedded'?: number | number[] };
+      const annotated = child as { 'x-proto'?: number; 'x-proto-embedded'?: number | number[]; 'x-alias-of'?: string };
       const embedded = annotated['x-proto-embedded'];
       const path = embedded === undefined ? [] : Array.isArray(embedded) ? embedded : [embedded];
-      return { path, field: { name, number: annotated['x-proto'], node: compileSchema(child, inner) } as Field };
+      const field: Field = { name, number: annotated['x-proto'], node: compileSchema(child, inner) };
+      if (annotated['x-alias-of'] !== undefined) field.alias = true;
+      return { path, field };
     });
     addFields(node, props);
     for (const { field } of props) node.byName.set(field.name, field);
@@ -134,7 +138,7 @@ export function missingProtoNumbers(schema: TSchema): string[] {
         // An embedded struct's properties are the parent's own in JSON.
         if (f.embedded) { walk(f.node, path); continue; }
         const p = path ? `${path}.${f.name}` : f.name;
-        if (f.number === undefined && !TYPE_META_FIELDS.has(f.name)) out.push(p);
+        if (f.number === undefined && !f.alias && !TYPE_META_FIELDS.has(f.name)) out.push(p);
         walk(f.node, p);
       }
     } else if (node.item) {
