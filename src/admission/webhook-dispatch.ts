@@ -90,7 +90,8 @@ export class WebhookRequest {
   private convert(obj: ApiObject | undefined, inv: ServedResource, defaulted: boolean): ApiObject | null {
     if (!obj) return null;
     const view = viewOf(inv.def, this.subresource);
-    if (view) return view.get ? deepClone(view.get(obj)) as ApiObject : null;
+    // A sub-resource's create (an eviction) carries the view's own kind; a view of a stored object is read from it.
+    if (view) return view.create ? deepClone(obj) as ApiObject : view.get ? deepClone(view.get(obj)) as ApiObject : null;
     const def = this.attrs.served.def;
     let copy = deepClone(obj) as ApiObject;
     if (copy.metadata === null || typeof copy.metadata !== 'object') copy.metadata = {};
@@ -114,7 +115,7 @@ export class WebhookRequest {
     const view = viewOf(inv.def, this.subresource);
     let next: ApiObject;
     if (view) {
-      next = view.update!(deepClone(target) as ApiObject, deepClone(patched) as ApiObject);
+      next = view.create ? deepClone(patched) as ApiObject : view.update!(deepClone(target) as ApiObject, deepClone(patched) as ApiObject);
     } else {
       const copy = deepClone(patched) as ApiObject;
       next = inv.version.toStorage ? inv.version.toStorage(copy) : copy;

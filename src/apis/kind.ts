@@ -70,6 +70,18 @@ export interface StatusSubresource {
   variants?: string[];
 }
 
+/** The stored object a sub-resource's `create` acts on (a Pod an eviction deletes). */
+export interface ViewTarget {
+  namespace: string;
+  name: string;
+  ctx: RequestContext;
+  /** The object as stored now; the kind's 404 when there is none. */
+  read(): Promise<ApiObject>;
+  /** Deletes it with a DeleteOptions body's options, checked as a DELETE's are (no admission of its own: the
+   *  sub-resource's create was admitted). */
+  delete(options: Record<string, unknown> | undefined): Promise<void>;
+}
+
 /** A sub-resource served as a view over the same stored object (Scale, approval ...). */
 export interface ViewSubresource {
   name: string;
@@ -83,6 +95,11 @@ export interface ViewSubresource {
   update?(stored: ApiObject, view: ApiObject): ApiObject;
   /** Schema of the view object, published in OpenAPI (a served kind of that group, version and kind otherwise). */
   schema?: TSchema;
+  /** Versions of the view's group its `create` body may be in besides `version` (an Eviction's v1beta1). */
+  alsoAccepts?: string[];
+  /** POST to the sub-resource (a Pod's eviction): the body is the view's kind, admitted as a CREATE of the
+   *  sub-resource; acts on the stored object and gives the answer (a Status). */
+  create?(view: ApiObject, target: ViewTarget): Promise<ApiObject>;
 }
 
 export interface KindDefinition {

@@ -3,7 +3,7 @@
 // against the schema (type errors, unknown and duplicate fields per `fieldValidation`), convert to the
 // storage version. A patched object goes through the same steps with the patch handler's 422 texts.
 import YAML from '../machinery/yaml.ts';
-import type { KindDefinition, VersionDefinition } from '../apis/kind.ts';
+import type { KindDefinition, VersionDefinition, ViewSubresource } from '../apis/kind.ts';
 import { apiVersionOf } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { allKinds } from '../apis/index.ts';
@@ -87,6 +87,10 @@ function isRegistered(apiVersion: string, kind: string): boolean {
         const av = apiVersionOf(def.group, v.name);
         registered.add(`${av}|${def.kind}`);
         registered.add(`${av}|${def.listKind ?? def.kind + 'List'}`);
+      }
+      // The kinds sub-resources take (autoscaling/v1 Scale, policy/v1 Eviction) are registered types too.
+      for (const view of def.views ?? []) {
+        for (const v of viewVersions(view)) registered.add(`${apiVersionOf(view.group, v)}|${view.kind}`);
       }
     }
   }
@@ -176,6 +180,39 @@ export function decodeValue(parsed: ParsedBody, def: KindDefinition, urlVersion:
   }
   if (type.version !== urlVersion) throw apiVersionMismatch(type.apiVersion, def, urlVersion);
   return { object: toStorage(decoded.object as ApiObject, def, toStorageForm ? type.version : undefined, type.apiVersion), warnings };
+}
+
+function viewVersions(view: ViewSubresource): string[] {
+  return [view.version, ...(view.alsoAccepts ?? [])];
+}
+
+const viewKinds = new WeakMap<ViewSubresource, KindDefinition>();
+
+/** A view sub-resource's kind as a definition the body decoder reads: its group, kind and accepted versions. */
+function viewKindOf(view: ViewSubresource): KindDefinition {
+  let def = viewKinds.get(view);
+  if (!def) {
+    const schema = view.schema!;
+    def = {
+      group: view.group, kind: view.kind, plural: view.name, singular: view.name, namespaced: false, storageVersion: view.version,
+      versions: viewVersions(view).map((name) => ({ name, stability: 'stable' as const, schema })),
+    };
+    viewKinds.set(view, def);
+  }
+  return def;
+}
+
+/**
+ * Decodes the body of a POST to a view sub-resource (a policy/v1 Eviction) as a create's body is decoded,
+ * in whichever of the versions the view accepts it names (the first when it names none).
+ */
+export function decodeViewCreateBody(body: Buffer, mediaType: string, view: ViewSubresource, fieldValidation: FieldValidation): DecodedBody {
+  const def = viewKindOf(view);
+  const parsed = parseBody(body, mediaType, view.kind);
+  const named = parsed.value !== null && typeof parsed.value === 'object' ? (parsed.value as { apiVersion?: unknown }).apiVersion : undefined;
+  const gv = typeof named === 'string' ? parseGroupVersion(named) : undefined;
+  const version = def.versions.find((v) => gv?.group === def.group && v.name === gv.version) ?? def.versions[0];
+  return decodeValue(parsed, def, version, fieldValidation, body, false);
 }
 
 function apiVersionMismatch(apiVersion: string, def: KindDefinition, urlVersion: VersionDefinition): status.StatusError {

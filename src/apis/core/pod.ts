@@ -1,6 +1,7 @@
 // Pod (core v1, namespaced): containers scheduled together on a node. Created Pending with its QoS class;
 // afterwards the spec changes only in the few ways Kubernetes allows, and status only through /status.
 import type { KindDefinition, RequestContext } from '../kind.ts';
+import { evictionSubresource } from './pod-eviction.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { nameColumn, ageColumn, translateTimestampSince, CREATION_TIMESTAMP_DESCRIPTION } from '../meta/table.ts';
 import { type FieldError } from '../../machinery/field-errors.ts';
@@ -144,6 +145,7 @@ export const podKind: KindDefinition = {
   versions: [{ name: 'v1', stability: 'stable', schema: PodSchema }],
   storageVersion: 'v1',
   status: {},
+  views: [evictionSubresource],
   trackGeneration: false,
   deleteReturnsObject: true,
 

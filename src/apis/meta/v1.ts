@@ -79,6 +79,18 @@ export const Condition = S.object({
   message: S.string({ proto: 6 }),
 }, { required: ['type', 'status', 'lastTransitionTime', 'reason', 'message'], ref: 'meta.v1.Condition' });
 
+/** The options of a delete: a DELETE's body, and an Eviction's `deleteOptions`. */
+export const DeleteOptions = S.object({
+  apiVersion: S.string(),
+  kind: S.string(),
+  gracePeriodSeconds: S.int64({ proto: 1 }),
+  preconditions: S.object({ uid: S.string({ proto: 1 }), resourceVersion: S.string({ proto: 2 }) }, { proto: 2, ref: 'meta.v1.Preconditions' }),
+  orphanDependents: S.bool({ proto: 3 }),
+  propagationPolicy: S.string({ proto: 4 }),
+  dryRun: S.list(S.string(), { proto: 5, listType: 'atomic' }),
+  ignoreStoreReadErrorWithClusterBreakingPotential: S.bool({ proto: 6 }),
+}, { ref: 'meta.v1.DeleteOptions' });
+
 /** Every metadata field is optional on the wire. */
 export type ObjectMetaT = Partial<Static<typeof ObjectMeta>>;
 export type OwnerReferenceT = Static<typeof OwnerReference>;

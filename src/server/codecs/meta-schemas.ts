@@ -1,8 +1,8 @@
 // Schemas (with Kubernetes' protobuf field numbers) of the meta types that travel beside a kind's own
-// objects: Status, DeleteOptions, list envelopes, PartialObjectMetadata, WatchEvent and autoscaling Scale.
+// objects: Status, DeleteOptions, list envelopes, PartialObjectMetadata and WatchEvent.
 import type { TSchema } from '@sinclair/typebox';
 import { S } from '../../apis/meta/schema.ts';
-import { ListMeta, ObjectMeta } from '../../apis/meta/v1.ts';
+import { DeleteOptions, ListMeta, ObjectMeta } from '../../apis/meta/v1.ts';
 
 const proto = <T extends TSchema>(schema: T, n: number): T => ({ ...schema, 'x-proto': n });
 
@@ -32,16 +32,7 @@ export const StatusSchema = S.object({
   code: S.int32({ proto: 6 }),
 }, { ref: 'meta.v1.Status' });
 
-export const DeleteOptionsSchema = S.object({
-  apiVersion: S.string(),
-  kind: S.string(),
-  gracePeriodSeconds: S.int64({ proto: 1 }),
-  preconditions: S.object({ uid: S.string({ proto: 1 }), resourceVersion: S.string({ proto: 2 }) }, { proto: 2, ref: 'meta.v1.Preconditions' }),
-  orphanDependents: S.bool({ proto: 3 }),
-  propagationPolicy: S.string({ proto: 4 }),
-  dryRun: S.list(S.string(), { proto: 5 }),
-  ignoreStoreReadErrorWithClusterBreakingPotential: S.bool({ proto: 6 }),
-}, { ref: 'meta.v1.DeleteOptions' });
+export const DeleteOptionsSchema = DeleteOptions;
 
 export const PartialObjectMetadataSchema = S.object({
   apiVersion: S.string(),
@@ -60,12 +51,3 @@ export function listSchemaOf(itemSchema: TSchema): TSchema {
 }
 
 export const PartialObjectMetadataListSchema = listSchemaOf(PartialObjectMetadataSchema);
-
-/** autoscaling/v1 Scale, the view the scale sub-resource serves. */
-export const ScaleSchema = S.object({
-  apiVersion: S.string(),
-  kind: S.string(),
-  metadata: proto(ObjectMeta, 1),
-  spec: S.object({ replicas: S.int32({ proto: 1 }) }, { proto: 2, ref: 'autoscaling.v1.ScaleSpec' }),
-  status: S.object({ replicas: S.int32({ proto: 1 }), selector: S.string({ proto: 2 }) }, { proto: 3, ref: 'autoscaling.v1.ScaleStatus' }),
-}, { ref: 'autoscaling.v1.Scale' });

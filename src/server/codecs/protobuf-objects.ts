@@ -6,7 +6,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { allKinds } from '../../apis/index.ts';
 import { apiVersionOf, listKindOf, type KindDefinition } from '../../apis/kind.ts';
 import { decodeMessage, encodeMessage, ProtobufError, readError } from './protobuf.ts';
-import { DeleteOptionsSchema, listSchemaOf, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, ScaleSchema, StatusSchema } from './meta-schemas.ts';
+import { DeleteOptionsSchema, listSchemaOf, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, StatusSchema } from './meta-schemas.ts';
 import { kubernetesGroupOf } from '../group-alias.ts';
 
 export const PROTOBUF_MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);
@@ -88,6 +88,11 @@ export class ProtobufTypes {
           this.#types.set(`${apiVersion}|${listKindOf(def)}`, listSchemaOf(version.schema));
         }
       }
+      // The kinds sub-resources take and answer (autoscaling/v1 Scale, policy/v1 Eviction).
+      for (const view of def.views ?? []) {
+        if (!view.schema) continue;
+        for (const version of [view.version, ...(view.alsoAccepts ?? [])]) this.#types.set(`${apiVersionOf(view.group, version)}|${view.kind}`, view.schema);
+      }
     }
     for (const group of META_GROUPS) {
       for (const version of ['v1', 'v1beta1']) {
@@ -95,7 +100,6 @@ export class ProtobufTypes {
         this.#types.set(`${group}/${version}|PartialObjectMetadataList`, PartialObjectMetadataListSchema);
       }
     }
-    this.#types.set('autoscaling/v1|Scale', ScaleSchema);
   }
 
   schemaFor(apiVersion: string, kind: string): TSchema | undefined {

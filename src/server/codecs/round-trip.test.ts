@@ -9,7 +9,7 @@ import { decodeProtobufObject, encodeProtobufObject, builtInTypes } from './prot
 import { decodeCborValue, encodeCborValue } from './cbor-json.ts';
 import { missingProtoNumbers } from './schema-nodes.ts';
 import { sampleObject } from './schema-sample.ts';
-import { DeleteOptionsSchema, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, ScaleSchema, StatusSchema } from './meta-schemas.ts';
+import { DeleteOptionsSchema, PartialObjectMetadataListSchema, PartialObjectMetadataSchema, StatusSchema } from './meta-schemas.ts';
 
 interface Case { apiVersion: string; kind: string; schema: TSchema }
 
@@ -21,13 +21,17 @@ function cases(): Case[] {
       out.push({ apiVersion, kind: def.kind, schema: version.schema });
       out.push({ apiVersion, kind: listKindOf(def), schema: builtInTypes().schemaFor(apiVersion, listKindOf(def))! });
     }
+    // The kinds sub-resources take and answer (Scale, Eviction), once each.
+    for (const view of def.views ?? []) {
+      const apiVersion = apiVersionOf(view.group, view.version);
+      if (view.schema && !out.some((c) => c.apiVersion === apiVersion && c.kind === view.kind)) out.push({ apiVersion, kind: view.kind, schema: view.schema });
+    }
   }
   out.push(
     { apiVersion: 'v1', kind: 'Status', schema: StatusSchema },
     { apiVersion: 'v1', kind: 'DeleteOptions', schema: DeleteOptionsSchema },
     { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', schema: PartialObjectMetadataSchema },
     { apiVersion: 'meta.svc.io/v1', kind: 'PartialObjectMetadataList', schema: PartialObjectMetadataListSchema },
-    { apiVersion: 'autoscaling/v1', kind: 'Scale', schema: ScaleSchema },
   );
   return out;
 }

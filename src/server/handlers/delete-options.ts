@@ -1,6 +1,6 @@
 // DeleteOptions of delete and deletecollection: from the body (JSON or YAML, any group's `DeleteOptions`)
 // and the query, checked as Kubernetes' ValidateDeleteOptions does (422 on `DeleteOptions.meta.svc.io`).
-import { S } from '../../apis/meta/schema.ts';
+import { DeleteOptions as DeleteOptionsSchema } from '../../apis/meta/v1.ts';
 import * as status from '../../machinery/status.ts';
 import type { FieldError } from '../../machinery/field-errors.ts';
 import { decodeObject } from '../../machinery/schema/decode.ts';
@@ -8,17 +8,6 @@ import { cannotHandleMessage } from '../../machinery/schema/decode-errors.ts';
 import { parseBody } from '../../registry/decode-body.ts';
 import { notAnObjectVersionKindError } from '../../machinery/go-json.ts';
 import { goStringSliceLiteral, isPropagationPolicy, META_GROUP, PROPAGATION_VALUES, type PropagationPolicy, type QueryParams } from '../params.ts';
-
-const DeleteOptionsSchema = S.object({
-  apiVersion: S.string(),
-  kind: S.string(),
-  gracePeriodSeconds: S.int64(),
-  preconditions: S.object({ uid: S.string(), resourceVersion: S.string() }, { ref: 'meta.v1.Preconditions' }),
-  orphanDependents: S.bool(),
-  propagationPolicy: S.string(),
-  dryRun: S.list(S.string()),
-  ignoreStoreReadErrorWithClusterBreakingPotential: S.bool(),
-}, { ref: 'meta.v1.DeleteOptions' });
 
 export interface DeleteRequestOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
@@ -39,9 +28,11 @@ interface DeleteOptionsBody {
 
 /** Decodes a DeleteOptions body; a malformed one is a 400 (Kubernetes answers these with a 500). */
 function decodeDeleteOptionsBody(body: Buffer, mediaType: string): DeleteOptionsBody {
-  const parsed = parseBody(body, mediaType || 'application/json', 'DeleteOptions');
-  const value = parsed.value;
-  if (value === null) return {};
+  return decodeDeleteOptionsValue(parseBody(body, mediaType || 'application/json', 'DeleteOptions').value);
+}
+
+function decodeDeleteOptionsValue(value: unknown): DeleteOptionsBody {
+  if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw status.badRequest(notAnObjectVersionKindError(value));
   }
@@ -58,7 +49,15 @@ function decodeDeleteOptionsBody(body: Buffer, mediaType: string): DeleteOptions
  * an unknown policy or dryRun value in the body).
  */
 export function deleteOptionsOf(body: Buffer, mediaType: string, params: QueryParams): DeleteRequestOptions {
-  const b = body.length ? decodeDeleteOptionsBody(body, mediaType) : {};
+  return checkedDeleteOptions(body.length ? decodeDeleteOptionsBody(body, mediaType) : {}, params);
+}
+
+/** The same for DeleteOptions carried inside another object (an Eviction's `deleteOptions`). */
+export function deleteOptionsFrom(value: unknown, params: QueryParams): DeleteRequestOptions {
+  return checkedDeleteOptions(decodeDeleteOptionsValue(value), params);
+}
+
+function checkedDeleteOptions(b: DeleteOptionsBody, params: QueryParams): DeleteRequestOptions {
   const policy = b.propagationPolicy ?? params.propagationPolicy;
   const orphanDependents = b.orphanDependents ?? params.orphanDependents;
   const errs: FieldError[] = [];

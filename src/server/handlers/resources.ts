@@ -6,7 +6,7 @@ import { apiVersionOf } from '../../apis/kind.ts';
 import * as status from '../../machinery/status.ts';
 import { patchedObjectInvalid } from '../../machinery/patch/patch-errors.ts';
 import { listObjects, waitNotOlderThan, requestedResourceVersion } from '../../registry/list.ts';
-import { decodeBody, decodePatchedObject, parseBody } from '../../registry/decode-body.ts';
+import { decodeBody, decodePatchedObject, decodeViewCreateBody, parseBody } from '../../registry/decode-body.ts';
 import type { CachedObject } from '../../storage/cache.ts';
 import type { UpdateOptions } from '../../registry/store.ts';
 import type { ApiSurface, ServedResource } from '../apis.ts';
@@ -20,7 +20,7 @@ import { serveWatch } from './watch.ts';
 import type { AdmissionChain, AdmissionAttributes } from '../../admission/chain.ts';
 import { deleteOptions, writeOptions } from '../../admission/operation-options.ts';
 import { bindRequestAudit } from '../audit/request-context.ts';
-import { deleteOptionsOf } from './delete-options.ts';
+import { deleteOptionsFrom, deleteOptionsOf } from './delete-options.ts';
 import { patchFormatFor, patchBodyText, patchMediaTypes, type DecodedPatch } from './patch-formats.ts';
 import { serverSideApply } from './apply.ts';
 import { updateTracker } from '../../machinery/apply/kind-scope.ts';
@@ -92,7 +92,11 @@ async function serveVerb(deps: ResourceHandlerDeps, served: ServedResource, req:
     case 'watch':
       return serveWatch(deps, served, req, res, namespace, info.name, params, rep);
     case 'create':
-      if (info.name) throw status.noRouteForMethod();
+      if (info.name) {
+        const view = sub ? viewOf(served, sub) : undefined;
+        if (view?.create) return createOnView(deps, served, view, req, res, namespace, info.name, params, ctx, rep);
+        throw status.noRouteForMethod();
+      }
       if (def.namespaced && !info.namespace) throw status.noRouteForMethod();
       return createObject(deps, served, req, res, namespace, params, ctx, rep);
     case 'update':
@@ -209,6 +213,34 @@ async function createObject(deps: ResourceHandlerDeps, served: ServedResource, r
   });
   const enc = encodeFor(served, result);
   sendJsonText(res, 201, rep, enc.json, warningHeader(ctx.warnings));
+}
+
+/**
+ * POST to a sub-resource that acts on the stored object (a Pod's eviction): the body, of the view's kind, is
+ * admitted as a CREATE of the sub-resource; then the view acts and its answer goes back with 201.
+ */
+async function createOnView(deps: ResourceHandlerDeps, served: ServedResource, view: ViewSubresource, req: Request, res: Response, namespace: string, name: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
+  validateWriteOptions('CreateOptions', params);
+  const body = await readBody(req);
+  const { object, warnings } = decodeViewCreateBody(body, contentTypeOf(req.headers['content-type']), view, params.fieldValidation);
+  ctx.warnings.push(...warnings);
+  if (served.def.namespaced) {
+    const bodyNs = object.metadata.namespace;
+    if (bodyNs && bodyNs !== namespace) throw status.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    object.metadata.namespace = namespace;
+  }
+  const attrs: AdmissionAttributes = { operation: 'CREATE', served, namespace, name, object, ctx, options: writeOptions('CreateOptions', params) };
+  await admitFinal(deps, attrs);
+  const answer = await view.create!(attrs.object!, {
+    namespace, name, ctx,
+    read: async () => (await readCurrent(served, namespace, name)).object as ApiObject,
+    async delete(value) {
+      const opts = deleteOptionsFrom(value, params);
+      ctx.dryRun = opts.dryRun;
+      await served.store.delete(namespace, name, { ctx, dryRun: opts.dryRun, preconditions: opts.preconditions, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds });
+    },
+  });
+  sendObject(res, 201, rep, answer, warningHeader(ctx.warnings));
 }
 
 /** Kubernetes' checkName: the object must carry the URL's name, and no other namespace than the URL's. */
@@ -342,8 +374,9 @@ function deletedStatus(served: ServedResource, name: string, uid: string | undef
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details };
 }
 
-/** A delete's admission: the object it removes is final, so the validating webhooks see it at once. */
-async function admitDelete(deps: ResourceHandlerDeps, attrs: AdmissionAttributes): Promise<void> {
+/** Admission of what is final once mutated (the object a delete removes, a sub-resource's create): the
+ *  validating webhooks see it at once. */
+async function admitFinal(deps: ResourceHandlerDeps, attrs: AdmissionAttributes): Promise<void> {
   await deps.admission.admit(attrs);
   const validated = deps.admission.validate(attrs);
   if (validated) await validated;
@@ -354,7 +387,7 @@ async function deleteObject(deps: ResourceHandlerDeps, served: ServedResource, r
   ctx.dryRun = opts.dryRun;
   const result = await served.store.delete(namespace, name, {
     ctx, dryRun: opts.dryRun, preconditions: opts.preconditions, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds,
-    validate: (current) => admitDelete(deps, { operation: 'DELETE', served, namespace, name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
+    validate: (current) => admitFinal(deps, { operation: 'DELETE', served, namespace, name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
   });
   // 202 only when the object stays and the client asked for cascading with the old orphanDependents=false.
   const code = !result.removed && opts.orphanDependents === false ? 202 : 200;
@@ -374,7 +407,7 @@ async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResourc
     try {
       await served.store.delete(item.namespace, item.name, {
         ctx, dryRun: opts.dryRun, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds,
-        validate: (current) => admitDelete(deps, { operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
+        validate: (current) => admitFinal(deps, { operation: 'DELETE', served, namespace: item.namespace, name: item.name, object: undefined, oldObject: current, ctx, options: deleteOptions(opts) }),
       });
     } catch (err) {
       if (status.isNotFound(err)) continue;
