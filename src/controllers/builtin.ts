@@ -17,6 +17,7 @@ import { startServiceAccountTokensController } from './serviceaccount-tokens.ts'
 import { startPvcProtectionController } from './pvc-protection.ts';
 import { startPvProtectionController } from './pv-protection.ts';
 import type { SigningKey } from '../auth/authn/service-account-keys.ts';
+import type { AdmittedCreate } from './client.ts';
 
 /** Short names and the names Kubernetes gives them since v1.26; either works in --controllers. */
 export const BUILTIN_CONTROLLERS: Record<string, string> = {
@@ -49,6 +50,8 @@ export interface BuiltinControllerDeps {
   authorize(attrs: Attributes): Promise<Decision>;
   /** --cluster-signing-duration. */
   clusterSigningDurationMs?: number;
+  /** Creates an object through admission, as Kubernetes' controllers create through the API (server/admitted-create.ts). */
+  createAdmitted: AdmittedCreate;
   /** Resync period of every controller (tests shorten it); each has Kubernetes' default otherwise. */
   resyncMs?: number;
   enabled?: readonly string[];

@@ -1,8 +1,12 @@
 // How in-process controllers write: as their kube-system service account, straight to the registry
 // (no HTTP, no admission, as Kubernetes' controllers are trusted by the policy that binds them); their
-// writes go through registry/update-object.ts.
+// writes go through registry/update-object.ts. The objects they create for users (a ReplicaSet's pods, a
+// Deployment's ReplicaSets) are admitted first, as a request's would be (AdmittedCreate).
 import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
+
+/** Creates an object through admission (the built-in plugins and the webhooks), then the registry. */
+export type AdmittedCreate = (group: string, plural: string, namespace: string, object: ApiObject, ctx: RequestContext) => Promise<ApiObject>;
 
 /** The request context of a controller running as `system:serviceaccount:kube-system:<account>`. */
 export function controllerContext(account: string, subresource = ''): RequestContext {

@@ -33,6 +33,7 @@ import { bootstrapTokenControllers, controllerEnabled } from '../controllers/boo
 import { startNamespaceController } from '../controllers/namespace.ts';
 import { startControllerManager } from '../controllers/manager.ts';
 import { builtinControllers } from '../controllers/builtin.ts';
+import { admittedCreate } from './admitted-create.ts';
 import { resourceQuotaPlugin } from '../admission/resource-quota.ts';
 import { WebhookAdmission } from '../admission/webhooks.ts';
 import { isConflict } from '../machinery/status.ts';
@@ -174,6 +175,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
         stores: [...stores.values()], storage, storeFor, ca: { certPem: pki.caCertPem, keyPem: pki.caKeyPem },
         serviceAccountSigningKey: access.serviceAccountSigningKey,
         authorize: (a) => access.authorize(a), clusterSigningDurationMs: opts.clusterSigningDurationMs,
+        createAdmitted: admittedCreate(surface, admission),
         resyncMs: opts.controllerResyncMs, enabled: opts.controllers, log,
       }),
     ],
