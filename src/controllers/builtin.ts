@@ -1,7 +1,7 @@
 // The controllers of Kubernetes' controller manager this API depends on, ready for the controller manager
 // and switched on and off by --controllers like Kubernetes' (each by its short name or its v1.26+ name):
 // garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota,
-// serviceaccount-token, pvc-protection, pv-protection, deployment. All are on by default.
+// serviceaccount-token, pvc-protection, pv-protection, deployment, replicaset. All are on by default.
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
@@ -17,6 +17,7 @@ import { startServiceAccountTokensController } from './serviceaccount-tokens.ts'
 import { startPvcProtectionController } from './pvc-protection.ts';
 import { startPvProtectionController } from './pv-protection.ts';
 import { startDeploymentController } from './deployment.ts';
+import { startReplicaSetController } from './replicaset.ts';
 import type { SigningKey } from '../auth/authn/service-account-keys.ts';
 import type { AdmittedCreate } from './client.ts';
 
@@ -32,6 +33,7 @@ export const BUILTIN_CONTROLLERS: Record<string, string> = {
   'pvc-protection': 'persistentvolumeclaim-protection-controller',
   'pv-protection': 'persistentvolume-protection-controller',
   'deployment': 'deployment-controller',
+  'replicaset': 'replicaset-controller',
 };
 
 /** --controllers for an on-by-default controller: named (or `*`) and not excluded, by either name. */
@@ -73,6 +75,9 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
     'resourcequota': () => startResourceQuotaController({ quotas: deps.storeFor('', 'resourcequotas'), stores: deps.stores, log, resyncMs }),
     'pvc-protection': () => startPvcProtectionController({ claims: deps.storeFor('', 'persistentvolumeclaims'), pods: deps.storeFor('', 'pods'), storage: deps.storage, log, resyncMs }),
     'pv-protection': () => startPvProtectionController({ volumes: deps.storeFor('', 'persistentvolumes'), log, resyncMs }),
+    'replicaset': () => startReplicaSetController({
+      replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'), createAdmitted: deps.createAdmitted, log, resyncMs,
+    }),
     'deployment': () => startDeploymentController({
       deployments: deps.storeFor('apps', 'deployments'), replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'),
       createAdmitted: deps.createAdmitted, log, resyncMs,

@@ -4,6 +4,7 @@
 // Deployment's ReplicaSets) are admitted first, as a request's would be (AdmittedCreate).
 import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
+import type { OwnerReference } from './garbage-collector.ts';
 
 /** Creates an object through admission (the built-in plugins and the webhooks), then the registry. */
 export type AdmittedCreate = (group: string, plural: string, namespace: string, object: ApiObject, ctx: RequestContext) => Promise<ApiObject>;
@@ -29,4 +30,11 @@ export function isDeletionCandidate(obj: Record<string, any>, finalizer: string)
 export function withoutFinalizer(obj: ApiObject, finalizer: string): void {
   const kept = (obj.metadata.finalizers ?? []).filter((f) => f !== finalizer);
   if (kept.length > 0) obj.metadata.finalizers = kept; else delete obj.metadata.finalizers;
+}
+
+/** The owner reference marked `controller` (an object has at most one controller). */
+export function controllerRefOf(meta: { ownerReferences?: unknown[] } | undefined): OwnerReference | undefined {
+  const refs = meta?.ownerReferences;
+  if (!Array.isArray(refs)) return undefined;
+  return refs.find((r): r is OwnerReference => !!r && typeof r === 'object' && (r as OwnerReference).controller === true);
 }

@@ -75,14 +75,16 @@ test('the pod-template-hash: safe alphabet, stable, changed by the template and 
 
 test('a ReplicaSet rolled back to gets the new revision and keeps its old ones in the history annotation', () => {
   const d = deployment(1);
-  d.metadata.annotations = { team: 'a', 'deployment.platform.io/revision': '9', 'kubectl.kubernetes.io/last-applied-configuration': '{}' };
+  d.metadata.annotations = { team: 'a', 'deployment.platform.io/revision': '9', 'deployment.kubernetes.io/revision': '9', 'kubectl.kubernetes.io/last-applied-configuration': '{}' };
   const target = rs('r', 1, {}, { 'deployment.platform.io/revision': '2', 'deployment.platform.io/revision-history': '1' });
   assert.equal(setNewReplicaSetAnnotations(d, target, 5, true), true);
-  assert.deepEqual(target.metadata.annotations, { 'deployment.platform.io/revision': '5', 'deployment.platform.io/revision-history': '1,2', team: 'a' });
+  assert.deepEqual(target.metadata.annotations, { 'deployment.platform.io/revision': '5', 'deployment.platform.io/revision-history': '1,2', team: 'a', 'deployment.kubernetes.io/revision': '5' });
   assert.equal(setNewReplicaSetAnnotations(d, target, 5, true), false);
   const created = rs('c', 0);
   setNewReplicaSetAnnotations(d, created, 1, false);
-  assert.deepEqual(created.metadata.annotations, { team: 'a', 'deployment.platform.io/revision': '1', 'deployment.platform.io/desired-replicas': '1', 'deployment.platform.io/max-replicas': '2' });
+  assert.deepEqual(created.metadata.annotations, {
+    team: 'a', 'deployment.platform.io/revision': '1', 'deployment.kubernetes.io/revision': '1', 'deployment.platform.io/desired-replicas': '1', 'deployment.platform.io/max-replicas': '2',
+  });
 });
 
 test('status: counts from the ReplicaSets (zeros left out), the Available condition, completion and progress', () => {

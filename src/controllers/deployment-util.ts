@@ -8,6 +8,9 @@ import { LAST_APPLIED_ANNOTATION } from '../machinery/apply/field-manager.ts';
 type Obj = Record<string, any>;
 
 export const REVISION_ANNOTATION = 'deployment.platform.io/revision';
+/** Kubernetes' own name of the revision annotation, which unmodified kubectl reads (`rollout history`,
+ *  `rollout undo`, `rollout status --revision`): kept equal to the revision. */
+export const KUBECTL_REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 export const REVISION_HISTORY_ANNOTATION = 'deployment.platform.io/revision-history';
 export const DESIRED_REPLICAS_ANNOTATION = 'deployment.platform.io/desired-replicas';
 export const MAX_REPLICAS_ANNOTATION = 'deployment.platform.io/max-replicas';
@@ -109,7 +112,7 @@ export function maxRevision(rss: ApiObject[]): number {
   return max;
 }
 
-const ANNOTATIONS_NOT_COPIED = new Set([LAST_APPLIED_ANNOTATION, REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, DEPRECATED_ROLLBACK_TO]);
+const ANNOTATIONS_NOT_COPIED = new Set([LAST_APPLIED_ANNOTATION, REVISION_ANNOTATION, KUBECTL_REVISION_ANNOTATION, REVISION_HISTORY_ANNOTATION, DESIRED_REPLICAS_ANNOTATION, MAX_REPLICAS_ANNOTATION, DEPRECATED_ROLLBACK_TO]);
 
 /** The Deployment's annotations onto the ReplicaSet, but for the ones the controller keeps itself. */
 function copyDeploymentAnnotations(d: ApiObject, rs: ApiObject): boolean {
@@ -148,8 +151,13 @@ export function setNewReplicaSetAnnotations(d: ApiObject, rs: ApiObject, newRevi
   const had = annotations[REVISION_ANNOTATION];
   const old = had === undefined || had === '' ? 0 : /^-?\d+$/.test(had) ? Number(had) : undefined;
   if (old === undefined) return false;
+  if (annotations[KUBECTL_REVISION_ANNOTATION] !== annotations[REVISION_ANNOTATION] && annotations[REVISION_ANNOTATION] !== undefined) {
+    annotations[KUBECTL_REVISION_ANNOTATION] = annotations[REVISION_ANNOTATION];
+    changed = true;
+  }
   if (old < newRevision) {
     annotations[REVISION_ANNOTATION] = String(newRevision);
+    annotations[KUBECTL_REVISION_ANNOTATION] = String(newRevision);
     changed = true;
     if (had !== undefined) {
       const history = annotations[REVISION_HISTORY_ANNOTATION] ?? '';
@@ -168,8 +176,9 @@ export function setNewReplicaSetAnnotations(d: ApiObject, rs: ApiObject, newRevi
 /** Sets the Deployment's revision annotation; true when it changed. */
 export function setDeploymentRevision(d: ApiObject, revision: string): boolean {
   const annotations = (d.metadata.annotations ??= {});
-  if (annotations[REVISION_ANNOTATION] === revision) return false;
+  if (annotations[REVISION_ANNOTATION] === revision && annotations[KUBECTL_REVISION_ANNOTATION] === revision) return false;
   annotations[REVISION_ANNOTATION] = revision;
+  annotations[KUBECTL_REVISION_ANNOTATION] = revision;
   return true;
 }
 

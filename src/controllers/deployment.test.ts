@@ -85,8 +85,11 @@ test('a new Deployment gets its ReplicaSet: hashed name and labels, owner, revis
   assert.deepEqual(spec.template.metadata.labels, { app: 'web', 'pod-template-hash': hash });
   assert.equal(spec.template.spec.containers[0].image, 'nginx:1');
   // 25% surge of 3 rounds up to 1.
-  assert.deepEqual(rs.metadata.annotations, { 'deployment.platform.io/revision': '1', 'deployment.platform.io/desired-replicas': '3', 'deployment.platform.io/max-replicas': '4' });
+  assert.deepEqual(rs.metadata.annotations, {
+    'deployment.platform.io/revision': '1', 'deployment.kubernetes.io/revision': '1', 'deployment.platform.io/desired-replicas': '3', 'deployment.platform.io/max-replicas': '4',
+  });
   assert.equal(d.metadata.annotations!['deployment.platform.io/revision'], '1');
+  assert.equal(d.metadata.annotations!['deployment.kubernetes.io/revision'], '1');
   const st = d.status as Obj;
   assert.equal(st.observedGeneration, 1);
   assert.equal(st.unavailableReplicas, 3);

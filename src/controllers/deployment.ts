@@ -11,11 +11,12 @@ import type { ResourceStore } from '../registry/store.ts';
 import { updateObject } from '../registry/update-object.ts';
 import { labelSelectorMatches } from '../machinery/labels.ts';
 import * as status from '../machinery/status.ts';
-import { controllerContext, type AdmittedCreate } from './client.ts';
+import { controllerContext, controllerRefOf, type AdmittedCreate } from './client.ts';
+import type { OwnerReference } from './garbage-collector.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 import {
-  PROGRESSING, REASON, REPLICA_FAILURE, POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION,
+  PROGRESSING, REASON, REPLICA_FAILURE, POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION, KUBECTL_REVISION_ANNOTATION,
   activeReplicaSets, actualReplicas, availableReplicas, byCreation, byRevision, bySizeThenAge, calculateStatus, computeHash,
   deploymentComplete, deploymentProgressing, deploymentTimedOut, desiredReplicasAnnotation, findActiveOrLatest, findNewReplicaSet,
   findOldReplicaSets, getCondition, hasProgressDeadline, hasRevisionHistoryLimit, isRollingUpdate, isSaturated, maxRevision, maxSurge,
@@ -40,12 +41,6 @@ export interface DeploymentControllerDeps {
 const CONTROLLER_NAME = 'deployment-controller';
 /** Kubernetes' --concurrent-deployment-syncs. */
 const WORKERS = 5;
-
-interface OwnerRef { apiVersion?: string; kind?: string; name?: string; uid?: string; controller?: boolean; blockOwnerDeletion?: boolean }
-
-export function controllerOf(obj: ApiObject): OwnerRef | undefined {
-  return ((obj.metadata.ownerReferences ?? []) as OwnerRef[]).find((r) => r.controller === true);
-}
 
 function selects(selector: Obj | undefined, obj: ApiObject): boolean {
   try {
@@ -72,7 +67,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
     const written = await updateObject(deployments, ctx, d.metadata.namespace ?? '', d.metadata.name!, (obj) => {
       obj.status = structuredClone(d.status ?? {});
       // The revision is the only annotation the controller keeps; others are the users'.
-      if (revision !== undefined) obj.metadata.annotations = { ...obj.metadata.annotations, [REVISION_ANNOTATION]: revision };
+      if (revision !== undefined) obj.metadata.annotations = { ...obj.metadata.annotations, [REVISION_ANNOTATION]: revision, [KUBECTL_REVISION_ANNOTATION]: revision };
     }, { uid: d.metadata.uid, subresource: 'status' });
     if (!written) throw status.notFound({ group: 'apps', resource: 'deployments' }, d.metadata.name ?? '');
     Object.assign(d, { metadata: written.object.metadata, status: written.object.status });
@@ -119,13 +114,13 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
     };
     for (const cached of replicaSets.cache.list(replicaSets.listPrefix(ns))) {
       const rs = cached.object as ApiObject;
-      const ref = controllerOf(rs);
+      const ref = controllerRefOf(rs.metadata);
       if (ref) {
         if (ref.uid !== d.metadata.uid) continue;
         if (selects(selector, rs)) { claimed.push(rs); continue; }
         if (d.metadata.deletionTimestamp) continue;
         await updateObject(replicaSets, ctx, ns, rs.metadata.name!, (obj) => {
-          const kept = ((obj.metadata.ownerReferences ?? []) as OwnerRef[]).filter((r) => r.uid !== d.metadata.uid);
+          const kept = ((obj.metadata.ownerReferences ?? []) as OwnerReference[]).filter((r) => r.uid !== d.metadata.uid);
           if (kept.length) obj.metadata.ownerReferences = kept as never; else delete obj.metadata.ownerReferences;
         }, { uid: rs.metadata.uid });
         continue;
@@ -133,7 +128,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
       if (d.metadata.deletionTimestamp || rs.metadata.deletionTimestamp || !selects(selector, rs)) continue;
       if (!(await canAdopt())) continue;
       const adopted = await updateObject(replicaSets, ctx, ns, rs.metadata.name!, (obj) => {
-        if (controllerOf(obj)) throw status.conflict({ group: 'apps', resource: 'replicasets' }, rs.metadata.name!, 'the object already has a controller');
+        if (controllerRefOf(obj.metadata)) throw status.conflict({ group: 'apps', resource: 'replicasets' }, rs.metadata.name!, 'the object already has a controller');
         obj.metadata.ownerReferences = [...(obj.metadata.ownerReferences ?? []), { apiVersion: 'apps/v1', kind: 'Deployment', name: d.metadata.name!, uid: d.metadata.uid!, controller: true, blockOwnerDeletion: true }] as never;
       }, { uid: rs.metadata.uid });
       if (adopted) claimed.push(adopted.object);
@@ -147,7 +142,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
     for (const cached of pods.cache.list(pods.listPrefix(d.metadata.namespace ?? ''))) {
       const pod = cached.object as ApiObject;
       if (!selects(specOf(d).selector, pod)) continue;
-      const ref = controllerOf(pod);
+      const ref = controllerRefOf(pod.metadata);
       if (ref?.uid) byUid.get(ref.uid)?.push(pod);
     }
     return byUid;
@@ -214,7 +209,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
         // The cache trailed an earlier create of this one, or another template hashed to the same name.
         const found = (await replicaSets.readNow(ns, newRS.metadata.name!))?.object as ApiObject | undefined;
         if (!found) throw err;
-        if (controllerOf(found)?.uid === d.metadata.uid && findNewReplicaSet(d, [found])) {
+        if (controllerRefOf(found.metadata)?.uid === d.metadata.uid && findNewReplicaSet(d, [found])) {
           created = found;
           alreadyExists = true;
         } else {
@@ -511,7 +506,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
   // ---- what wakes a Deployment ----
 
   /** The Deployment a controller reference names, when it is the one cached under that name. */
-  function resolve(namespace: string, ref: OwnerRef | undefined): ApiObject | undefined {
+  function resolve(namespace: string, ref: OwnerReference | undefined): ApiObject | undefined {
     if (!ref || ref.kind !== 'Deployment' || !ref.name) return undefined;
     const d = deployments.current(namespace, ref.name)?.object as ApiObject | undefined;
     return d && d.metadata.uid === ref.uid ? d : undefined;
@@ -523,8 +518,8 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
 
   function onReplicaSet(current: ApiObject, previous: ApiObject | undefined, deleted: boolean): void {
     const ns = current.metadata.namespace ?? '';
-    const ref = controllerOf(current);
-    const oldRef = previous ? controllerOf(previous) : undefined;
+    const ref = controllerRefOf(current.metadata);
+    const oldRef = previous ? controllerRefOf(previous.metadata) : undefined;
     if (oldRef && oldRef.uid !== ref?.uid) { const old = resolve(ns, oldRef); if (old) queue.add(keyOf(old)); }
     if (ref) { const d = resolve(ns, ref); if (d) queue.add(keyOf(d)); return; }
     if (deleted) return;
@@ -536,10 +531,10 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
   /** A Recreate Deployment waits for its old pods to be gone: the last one going wakes it. */
   function onPodDeleted(pod: ApiObject): void {
     const ns = pod.metadata.namespace ?? '';
-    const rsRef = controllerOf(pod);
+    const rsRef = controllerRefOf(pod.metadata);
     if (rsRef?.kind !== 'ReplicaSet' || !rsRef.name) return;
     const rs = replicaSets.current(ns, rsRef.name)?.object as ApiObject | undefined;
-    const d = rs && rs.metadata.uid === rsRef.uid ? resolve(ns, controllerOf(rs)) : undefined;
+    const d = rs && rs.metadata.uid === rsRef.uid ? resolve(ns, controllerRefOf(rs.metadata)) : undefined;
     if (d && specOf(d).strategy?.type === 'Recreate') queue.add(keyOf(d));
   }
 
