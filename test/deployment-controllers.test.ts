@@ -78,6 +78,11 @@ describe('Deployments and ReplicaSets, with their controllers', () => {
     assert.match(status, /successfully rolled out/);
     const table = await kubectl('get', 'deployment', 'web', '--no-headers');
     assert.match(table, /^web\s+3\/3\s+3\s+3\s/);
+    // The controllers' Events, as kubectl describe lists them.
+    const described = await kubectl('describe', 'deployment', 'web');
+    assert.match(described, new RegExp(`Normal\\s+ScalingReplicaSet\\s+\\S+\\s+deployment-controller\\s+Scaled up replica set ${rs.metadata.name} to 3`));
+    const rsEvents = await kubectl('get', 'events', '--field-selector', `involvedObject.name=${rs.metadata.name}`, '-o', 'jsonpath={range .items[*]}{.reason} {.source.component}{"\\n"}{end}');
+    assert.equal(rsEvents.trim().split('\n').filter((l) => l === 'SuccessfulCreate replicaset-controller').length, 3);
   });
 
   it('kubectl set image rolls to a new ReplicaSet; rollout history and undo read its revisions; restart rolls again', async () => {

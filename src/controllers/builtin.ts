@@ -18,6 +18,7 @@ import { startPvcProtectionController } from './pvc-protection.ts';
 import { startPvProtectionController } from './pv-protection.ts';
 import { startDeploymentController } from './deployment.ts';
 import { startReplicaSetController } from './replicaset.ts';
+import { eventRecorder } from './events.ts';
 import type { SigningKey } from '../auth/authn/service-account-keys.ts';
 import type { AdmittedCreate } from './client.ts';
 
@@ -66,6 +67,7 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
   const { log, resyncMs } = deps;
   const namespaces = () => deps.storeFor('', 'namespaces');
   const csrs = () => deps.storeFor('certificates.svc.io', 'certificatesigningrequests');
+  const events = () => deps.storeFor('', 'events');
   const all: Record<string, ControllerFactory> = {
     'garbagecollector': () => startGarbageCollector({ stores: deps.stores, storage: deps.storage, log, resyncMs }),
     'serviceaccount': () => startServiceAccountsController({ namespaces: namespaces(), serviceAccounts: deps.storeFor('', 'serviceaccounts'), log, resyncMs }),
@@ -77,10 +79,11 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
     'pv-protection': () => startPvProtectionController({ volumes: deps.storeFor('', 'persistentvolumes'), log, resyncMs }),
     'replicaset': () => startReplicaSetController({
       replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'), createAdmitted: deps.createAdmitted, log, resyncMs,
+      events: eventRecorder(events(), 'replicaset-controller', log),
     }),
     'deployment': () => startDeploymentController({
       deployments: deps.storeFor('apps', 'deployments'), replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'),
-      createAdmitted: deps.createAdmitted, log, resyncMs,
+      createAdmitted: deps.createAdmitted, log, resyncMs, events: eventRecorder(events(), 'deployment-controller', log),
     }),
   };
   const key = deps.serviceAccountSigningKey;

@@ -4,6 +4,7 @@
 // conditions, and whether a rollout completed, progressed or timed out.
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { LAST_APPLIED_ANNOTATION } from '../machinery/apply/field-manager.ts';
+import { formatTimeMs } from '../machinery/apply/managers.ts';
 
 type Obj = Record<string, any>;
 
@@ -64,15 +65,10 @@ export const specOf = (o: ApiObject): Obj => (o.spec ?? {}) as Obj;
 export const statusOf = (o: ApiObject): Obj => (o.status ?? {}) as Obj;
 export const replicasOf = (o: ApiObject): number => specOf(o).replicas ?? 0;
 
-/** Go's metav1.Time: whole seconds, UTC. */
-export function timeNow(now: number): string {
-  return new Date(Math.floor(now / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 // ---- conditions ----
 
 export function newCondition(type: string, status: string, reason: string, message: string, now: number): Condition {
-  const at = timeNow(now);
+  const at = formatTimeMs(now);
   return { type, status, lastUpdateTime: at, lastTransitionTime: at, reason, message };
 }
 

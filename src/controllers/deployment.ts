@@ -15,6 +15,7 @@ import { controllerContext, controllerRefOf, type AdmittedCreate } from './clien
 import type { OwnerReference } from './garbage-collector.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import type { EventRecorder } from './events.ts';
 import {
   PROGRESSING, REASON, REPLICA_FAILURE, POD_TEMPLATE_HASH_LABEL, REVISION_ANNOTATION, KUBECTL_REVISION_ANNOTATION,
   activeReplicaSets, actualReplicas, availableReplicas, byCreation, byRevision, bySizeThenAge, calculateStatus, computeHash,
@@ -36,6 +37,8 @@ export interface DeploymentControllerDeps {
   resyncMs?: number;
   /** The clock of conditions and deadlines (tests move it). */
   now?: () => number;
+  /** Where the controller's Events go (ScalingReplicaSet, ReplicaSetCreateError, SelectingAll). */
+  events?: EventRecorder;
 }
 
 const CONTROLLER_NAME = 'deployment-controller';
@@ -88,6 +91,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
       (obj.spec as Obj).replicas = newScale;
       setReplicasAnnotations(obj, replicasOf(d), max);
     });
+    if (sizeChanges) deps.events?.event(d, 'Normal', 'ScalingReplicaSet', `Scaled ${newScale > replicasOf(rs) ? 'up' : 'down'} replica set ${rs.metadata.name} to ${newScale} from ${replicasOf(rs)}`);
     return { scaled: sizeChanges, rs: written };
   }
 
@@ -218,14 +222,18 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
           throw err;
         }
       } else {
-        if (!(err instanceof status.StatusError && err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) && hasProgressDeadline(d)) {
-          const message = `Failed to create new replica set "${newRS.metadata.name}": ${(err as Error).message}`;
+        // While the namespace goes every create fails alike: nothing to report.
+        if (err instanceof status.StatusError && err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) throw err;
+        const message = `Failed to create new replica set "${newRS.metadata.name}": ${(err as Error).message}`;
+        if (hasProgressDeadline(d)) {
           setCondition(statusOf(d) as DeploymentStatus, newCondition(PROGRESSING, 'False', REASON.failedRSCreate, message, now()));
           await writeStatus(d).catch(() => {});
         }
+        deps.events?.event(d, 'Warning', REASON.failedRSCreate, message);
         throw err;
       }
     }
+    if (!alreadyExists && replicasOf(created) > 0) deps.events?.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${created.metadata.name} to ${replicasOf(created)}`);
     let needsUpdate = setDeploymentRevision(d, String(newRevision));
     if (!alreadyExists && hasProgressDeadline(d)) {
       setCondition(statusOf(d) as DeploymentStatus, newCondition(PROGRESSING, 'True', REASON.newReplicaSet, `Created new replica set "${created.metadata.name}"`, now()));
@@ -482,6 +490,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
     (d as Obj).status ??= {};
     if (isEmptySelector(specOf(d).selector)) {
       // A Deployment must not select every pod: nothing is done for it but recording that it was seen.
+      deps.events?.event(d, 'Warning', 'SelectingAll', 'This deployment is selecting all pods. A non-empty selector is required.');
       if ((statusOf(d).observedGeneration ?? 0) < (d.metadata.generation ?? 0)) {
         (d as Obj).status = { ...statusOf(d), observedGeneration: d.metadata.generation };
         await writeStatus(d);

@@ -19,6 +19,7 @@ import type { OwnerReference } from './garbage-collector.ts';
 import { controllerContext, controllerRefOf, type AdmittedCreate } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import type { EventRecorder } from './events.ts';
 import { isPodActive, isPodAvailable, isPodReady, podAvailableAfter, podReadySince } from './pod-state.ts';
 
 type Obj = Record<string, any>;
@@ -50,6 +51,8 @@ export interface ReplicaSetControllerDeps {
   resyncMs?: number;
   /** Clock for availability (minReadySeconds); Date.now by default. */
   now?: () => number;
+  /** Where the controller's Events go (SuccessfulCreate, FailedCreate, SuccessfulDelete, FailedDelete). */
+  events?: EventRecorder;
 }
 
 // ---- owners ----
@@ -395,12 +398,16 @@ export function startReplicaSetController(deps: ReplicaSetControllerDeps): { sto
   async function createPod(rs: ApiObject): Promise<void> {
     const pod = podFromTemplate(rs);
     if (!pod.metadata.labels) throw new Error('unable to create pods, no labels');
+    let created: ApiObject;
     try {
-      await deps.createAdmitted('', 'pods', rs.metadata.namespace ?? '', pod, controllerContext(CONTROLLER_NAME));
+      created = await deps.createAdmitted('', 'pods', rs.metadata.namespace ?? '', pod, controllerContext(CONTROLLER_NAME));
     } catch (err) {
       // Every create would fail the same way while the namespace goes: nothing to report.
-      if (!namespaceTerminating(err)) throw err;
+      if (namespaceTerminating(err)) return;
+      deps.events?.event(rs, 'Warning', 'FailedCreate', `Error creating: ${asError(err).message}`);
+      throw err;
     }
+    deps.events?.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
   }
 
   async function createPods(key: string, rs: ApiObject, count: number): Promise<Error | undefined> {
@@ -440,11 +447,14 @@ export function startReplicaSetController(deps: ReplicaSetControllerDeps): { sto
     const failures = await Promise.all(victims.map(async (pod) => {
       try {
         await pods.delete(pod.metadata.namespace, pod.metadata.name, { ctx: controllerContext(CONTROLLER_NAME), dryRun: false });
+        deps.events?.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
         return undefined;
       } catch (err) {
         // No event will show this delete; a pod already gone is what was wanted.
         expectations.deletionObserved(key, podKey(pod));
-        return isNotFound(err) ? undefined : new Error(`unable to delete pods: ${asError(err).message}`);
+        if (isNotFound(err)) return undefined;
+        deps.events?.event(rs, 'Warning', 'FailedDelete', `Error deleting: ${asError(err).message}`);
+        return new Error(`unable to delete pods: ${asError(err).message}`);
       }
     }));
     return failures.find((e) => e !== undefined);
