@@ -5,6 +5,7 @@
 import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { OwnerReference } from './garbage-collector.ts';
+import { StatusError } from '../machinery/status.ts';
 
 /** Creates an object through admission (the built-in plugins and the webhooks), then the registry. */
 export type AdmittedCreate = (group: string, plural: string, namespace: string, object: ApiObject, ctx: RequestContext) => Promise<ApiObject>;
@@ -37,4 +38,9 @@ export function controllerRefOf(meta: { ownerReferences?: unknown[] } | undefine
   const refs = meta?.ownerReferences;
   if (!Array.isArray(refs)) return undefined;
   return refs.find((r): r is OwnerReference => !!r && typeof r === 'object' && (r as OwnerReference).controller === true);
+}
+
+/** A create refused because its namespace is being deleted: every create there fails alike, nothing to report. */
+export function namespaceTerminating(err: unknown): boolean {
+  return err instanceof StatusError && !!err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating');
 }

@@ -11,7 +11,7 @@ import type { ResourceStore } from '../registry/store.ts';
 import { updateObject } from '../registry/update-object.ts';
 import { labelSelectorMatches } from '../machinery/labels.ts';
 import * as status from '../machinery/status.ts';
-import { controllerContext, controllerRefOf, type AdmittedCreate } from './client.ts';
+import { controllerContext, controllerRefOf, namespaceTerminating, type AdmittedCreate } from './client.ts';
 import type { OwnerReference } from './garbage-collector.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
@@ -223,7 +223,7 @@ export function startDeploymentController(deps: DeploymentControllerDeps): { sto
         }
       } else {
         // While the namespace goes every create fails alike: nothing to report.
-        if (err instanceof status.StatusError && err.details?.causes?.some((c) => c.reason === 'NamespaceTerminating')) throw err;
+        if (namespaceTerminating(err)) throw err;
         const message = `Failed to create new replica set "${newRS.metadata.name}": ${(err as Error).message}`;
         if (hasProgressDeadline(d)) {
           setCondition(statusOf(d) as DeploymentStatus, newCondition(PROGRESSING, 'False', REASON.failedRSCreate, message, now()));

@@ -11,12 +11,12 @@ import type { CacheEvent, CachedObject } from '../storage/cache.ts';
 import { metaOf, type CachedMeta } from '../storage/cached-object.ts';
 import { updateObject } from '../registry/update-object.ts';
 import { labelSelectorFromObject, selectorFromSet, type LabelSelectorMatcher } from '../machinery/labels.ts';
-import { isNotFound, StatusError } from '../machinery/status.ts';
+import { isNotFound } from '../machinery/status.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
 import { formatTimeMs } from '../machinery/apply/managers.ts';
 import { isValidDeletionCost, POD_DELETION_COST_ANNOTATION } from '../apis/core/pod-annotations.ts';
 import type { OwnerReference } from './garbage-collector.ts';
-import { controllerContext, controllerRefOf, type AdmittedCreate } from './client.ts';
+import { controllerContext, controllerRefOf, namespaceTerminating, type AdmittedCreate } from './client.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
 import type { EventRecorder } from './events.ts';
@@ -39,8 +39,6 @@ const AVAILABILITY_MARGIN_MS = 1000;
 export const REPLICA_FAILURE = 'ReplicaFailure';
 const FAILED_CREATE = 'FailedCreate';
 const FAILED_DELETE = 'FailedDelete';
-/** The status cause of a create refused because its namespace is being deleted. */
-const NAMESPACE_TERMINATING_CAUSE = 'NamespaceTerminating';
 
 export interface ReplicaSetControllerDeps {
   replicaSets: ResourceStore;
@@ -294,8 +292,6 @@ async function slowStartBatch(count: number, create: () => Promise<void>): Promi
 
 const asError = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)));
 
-const namespaceTerminating = (err: unknown) =>
-  err instanceof StatusError && !!err.details?.causes?.some((c) => c.reason === NAMESPACE_TERMINATING_CAUSE);
 
 /** Go's rendering of a metav1.Time in messages. */
 const goTime = (rfc3339: string) => rfc3339.replace('T', ' ').replace(/Z$/, ' +0000 UTC');
