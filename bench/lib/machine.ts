@@ -1,6 +1,7 @@
 // The machine a run happened on, recorded beside its figures.
 import { cpus, totalmem, availableParallelism, loadavg, release } from 'node:os';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { connect } from 'node:net';
 
 export interface MachineInfo {
   cpuModel: string;
@@ -13,6 +14,10 @@ export interface MachineInfo {
   /** Filled in when the run ends: other work on the machine shows here. */
   loadAverageAtEnd?: number[];
   capstanCommit: string | null;
+  /** One byte to another process over loopback TCP and back, in µs (median of 5 runs of 2,000): what every
+   *  request of a run pays in wake-ups at least. Machines differ here far more than in computing speed
+   *  (4 to 100 µs seen), so it explains runs that differ in every figure. */
+  loopbackRoundTripUs?: number | null;
 }
 
 function tryRun(cmd: string, args: string[], cwd?: string): string | null {
@@ -46,4 +51,40 @@ export function machineInfo(repoRoot: string): MachineInfo {
     loadAverageAtStart: loadAverage(),
     capstanCommit: commitOf(repoRoot),
   };
+}
+
+const ECHO_SERVER = "const s = require('node:net').createServer((c) => c.on('data', (d) => c.write(d))).listen(0, '127.0.0.1', () => console.log(s.address().port));";
+
+/** The loopback round trip to another process (see MachineInfo.loopbackRoundTripUs); null when it cannot be measured. */
+export async function loopbackRoundTripUs(runs = 5, trips = 2000): Promise<number | null> {
+  const child = spawn(process.execPath, ['-e', ECHO_SERVER], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
+      child.once('exit', () => reject(new Error('echo server exited')));
+    });
+    const socket = connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    await new Promise((resolve, reject) => { socket.once('connect', resolve); socket.once('error', reject); });
+    const results: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve) => {
+        let left = trips;
+        const onData = () => {
+          if (--left === 0) { socket.off('data', onData); resolve(); } else socket.write('x');
+        };
+        socket.on('data', onData);
+        socket.write('x');
+      });
+      results.push(((performance.now() - t0) * 1000) / trips);
+    }
+    socket.destroy();
+    results.sort((a, b) => a - b);
+    return Math.round(results[results.length >> 1] * 10) / 10;
+  } catch {
+    return null;
+  } finally {
+    child.kill();
+  }
 }

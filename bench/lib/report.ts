@@ -109,6 +109,7 @@ export function markdown(report: RunReport, figures: FigureSet): string {
   lines.push('# Benchmark results', '');
   lines.push(`Run: \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`, ${report.startedAt}, ${Math.round(report.durationS)} s.`);
   lines.push(`Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}; etcd ${m.etcd ?? '-'}; Capstan commit ${m.capstanCommit ?? '-'}; load average ${m.loadAverageAtStart.join(' ')} at the start, ${m.loadAverageAtEnd?.join(' ') ?? '-'} at the end.`);
+  if (m.loopbackRoundTripUs != null) lines.push(`A one-byte loopback TCP round trip to another process took ${m.loopbackRoundTripUs} µs on this machine (the floor under every request of the run; machines differ here far more than in computing speed).`);
   lines.push('Each cell: median (min–max) of the runs. Every system ran as its own process, driven from a separate load-generating process over loopback keep-alive HTTPS (etcd: the etcd3 gRPC client); nothing was pinned to a core.');
   lines.push('');
   lines.push(`| workload | c | unit | ${SYSTEMS.capstan} | ${SYSTEMS.capstanEtcd} | ${SYSTEMS.floor} | ${SYSTEMS.etcd} | ratio | target | |`);
