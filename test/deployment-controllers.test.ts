@@ -46,7 +46,8 @@ describe('Deployments and ReplicaSets, with their controllers', () => {
   };
 
   before(async () => {
-    s = await startTestServer({ controllers: ['*'] });
+    // A short resync: the autoscaler looks at an HPA within range again only then.
+    s = await startTestServer({ controllers: ['*'], controllerResyncMs: 1000 });
     assert.equal((await s.kubectl(['create', 'namespace', NS])).code, 0);
     await until(async () => (await s.request('GET', `/api/v1/namespaces/${NS}/serviceaccounts/default`)).status === 200, 'the default service account');
   });
@@ -147,6 +148,22 @@ describe('Deployments and ReplicaSets, with their controllers', () => {
     await until(async () => (await get('replicasets', 'solo')).status?.replicas === 2, 'status.replicas');
     await kubectl('delete', 'deployment', 'web');
     await until(async () => (await list('replicasets', 'app=web')).length === 0 && (await list('pods', 'app=web')).length === 0, 'the cascade');
+  });
+
+  it('kubectl autoscale: an HPA scales its Deployment into [min, max] through the scale sub-resource; within range it reports that no metrics can be read', async () => {
+    await s.kubectl(['-n', NS, 'create', 'deployment', 'auto', '--image=nginx', '--replicas=1']);
+    await kubectl('autoscale', 'deployment', 'auto', '--min=3', '--max=5', '--cpu-percent=50');
+    await until(async () => (await get('deployments', 'auto')).spec.replicas === 3, 'the scale-up to minReplicas');
+    const hpa = async () => (await s.request('GET', `/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers/auto`)).json();
+    await until(async () => condition(await hpa(), 'ScalingActive')?.reason === 'FailedGetResourceMetric', 'the metrics failure', 15_000);
+    const h = await hpa();
+    assert.deepEqual([h.status.currentReplicas, h.status.desiredReplicas, typeof h.status.lastScaleTime], [3, 3, 'string']);
+    assert.equal(condition(h, 'AbleToScale').status, 'True');
+    assert.match(condition(h, 'ScalingActive').message, /^the HPA was unable to compute the replica count: failed to get cpu utilization: unable to get metrics for resource cpu: /);
+    const described = await kubectl('describe', 'hpa', 'auto');
+    assert.match(described, /Normal\s+SuccessfulRescale\s+\S+\s+horizontal-pod-autoscaler\s+New size: 3; reason: Current number of replicas below Spec.MinReplicas/);
+    await kubectl('scale', 'deployment/auto', '--replicas=9');
+    await until(async () => (await get('deployments', 'auto')).spec.replicas === 5, 'the scale-down to maxReplicas');
   });
 
   it('the official Python client reads a Deployment\'s status and conditions', { skip: !pythonClient && 'the Python kubernetes client is not importable' }, async () => {

@@ -1,7 +1,8 @@
 // The controllers of Kubernetes' controller manager this API depends on, ready for the controller manager
 // and switched on and off by --controllers like Kubernetes' (each by its short name or its v1.26+ name):
 // garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota,
-// serviceaccount-token, pvc-protection, pv-protection, deployment, replicaset. All are on by default.
+// serviceaccount-token, pvc-protection, pv-protection, deployment, replicaset, horizontalpodautoscaling. All
+// are on by default.
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
@@ -19,6 +20,7 @@ import { startPvProtectionController } from './pv-protection.ts';
 import { startDeploymentController } from './deployment.ts';
 import { startReplicaSetController } from './replicaset.ts';
 import { eventRecorder } from './events.ts';
+import { startHorizontalPodAutoscalerController } from './horizontal-pod-autoscaler.ts';
 import type { SigningKey } from '../auth/authn/service-account-keys.ts';
 import type { AdmittedCreate } from './client.ts';
 
@@ -35,6 +37,7 @@ export const BUILTIN_CONTROLLERS: Record<string, string> = {
   'pv-protection': 'persistentvolume-protection-controller',
   'deployment': 'deployment-controller',
   'replicaset': 'replicaset-controller',
+  'horizontalpodautoscaling': 'horizontal-pod-autoscaler-controller',
 };
 
 /** --controllers for an on-by-default controller: named (or `*`) and not excluded, by either name. */
@@ -80,6 +83,11 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
     'replicaset': () => startReplicaSetController({
       replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'), createAdmitted: deps.createAdmitted, log, resyncMs,
       events: eventRecorder(events(), 'replicaset-controller', log),
+    }),
+    'horizontalpodautoscaling': () => startHorizontalPodAutoscalerController({
+      autoscalers: deps.storeFor('autoscaling', 'horizontalpodautoscalers'),
+      storeForKind: (group, kind) => deps.stores.find((s) => s.def.group === group && s.def.kind === kind),
+      pods: deps.storeFor('', 'pods'), log, resyncMs, events: eventRecorder(events(), 'horizontal-pod-autoscaler', log),
     }),
     'deployment': () => startDeploymentController({
       deployments: deps.storeFor('apps', 'deployments'), replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'),
