@@ -231,6 +231,30 @@ export function clusterRoles(): ClusterRole[] {
       eventsRule(),
     ]),
     clusterRole('system:controller:service-account-controller', [rule(['create'], [legacy], ['serviceaccounts']), eventsRule()]),
+    clusterRole('system:controller:deployment-controller', [
+      rule(['get', 'list', 'watch', 'update'], [extensions, apps], ['deployments']),
+      rule(['update'], [extensions, apps], ['deployments/finalizers', 'deployments/status']),
+      rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], [extensions, apps], ['replicasets']),
+      rule(['get', 'list', 'watch', 'update'], [legacy], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole('system:controller:replicaset-controller', [
+      rule(['get', 'list', 'watch', 'update'], [apps, extensions], ['replicasets']),
+      rule(['update'], [apps, extensions], ['replicasets/status']),
+      rule(['update'], [apps, extensions], ['replicasets/finalizers']),
+      rule(['list', 'watch', 'patch', 'create', 'delete'], [legacy], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole('system:controller:horizontal-pod-autoscaler', [
+      rule(['get', 'list', 'watch'], [autoscaling], ['horizontalpodautoscalers']),
+      rule(['update'], [autoscaling], ['horizontalpodautoscalers/status']),
+      rule(['get', 'update'], ['*'], ['*/scale']),
+      rule(['list'], [legacy], ['pods']),
+      rule(['list'], ['metrics.svc.io'], ['pods']),
+      rule(['get', 'list'], ['custom.metrics.svc.io'], ['*']),
+      rule(['get', 'list'], ['external.metrics.svc.io'], ['*']),
+      eventsRule(),
+    ]),
   ];
   for (const r of roles) label(r);
   return roles;
@@ -269,6 +293,9 @@ export function clusterRoleBindings(): RoleBinding[] {
     binding('system:controller:certificate-controller', 'ClusterRole', 'system:controller:certificate-controller', [sa('kube-system', 'certificate-controller')]),
     binding('system:controller:resourcequota-controller', 'ClusterRole', 'system:controller:resourcequota-controller', [sa('kube-system', 'resourcequota-controller')]),
     binding('system:controller:service-account-controller', 'ClusterRole', 'system:controller:service-account-controller', [sa('kube-system', 'service-account-controller')]),
+    binding('system:controller:deployment-controller', 'ClusterRole', 'system:controller:deployment-controller', [sa('kube-system', 'deployment-controller')]),
+    binding('system:controller:replicaset-controller', 'ClusterRole', 'system:controller:replicaset-controller', [sa('kube-system', 'replicaset-controller')]),
+    binding('system:controller:horizontal-pod-autoscaler', 'ClusterRole', 'system:controller:horizontal-pod-autoscaler', [sa('kube-system', 'horizontal-pod-autoscaler')]),
   ];
 }
 
