@@ -16,7 +16,8 @@ describe('parseRequestInfo', () => {
       assert.equal(parse('GET', `/api/v1/namespaces/default/configmaps?watch=${v}`).verb, 'list', v);
     }
     assert.equal(parse('GET', '/api/v1/namespaces/default/configmaps').verb, 'list');
-    assert.equal(parse('GET', '/api/v1/namespaces/default/configmaps/x?watch=T').verb, 'watch');
+    // With a name it stays a get, as Kubernetes' RequestInfo reads it: only the collection turns into a watch.
+    assert.equal(parse('GET', '/api/v1/namespaces/default/configmaps/x?watch=T').verb, 'get');
     assert.equal(parse('GET', '/api/v1/namespaces/default/configmaps/x?watch=0').verb, 'get');
     assert.equal(parse('GET', '/api/v1/watch/namespaces/default/configmaps').verb, 'watch');
     assert.equal(parse('DELETE', '/api/v1/namespaces/default/configmaps?watch=1').verb, 'deletecollection');

@@ -67,10 +67,13 @@ export function parseRequestInfo(method: string, path: string, query: URLSearchP
   info.parts = cur.slice(3);
   if (info.resource === 'namespaces' && info.name) info.namespace = info.name;
 
-  // `watch` reads as ListOptions reads booleans: anything but 0, f and false (any case) is true.
-  const watch = query.get('watch');
-  if (info.verb === 'get' && watch !== null && parseBool(watch)) info.verb = 'watch';
-  else if (!info.name && info.verb === 'get') info.verb = 'list';
+  // A GET without a name is a list, or a watch with `watch` set (read as ListOptions reads booleans: anything
+  // but 0, f and false, any case, is true). With a name it stays a get: Kubernetes' item route answers the
+  // object whatever `watch` says (one object is watched through the collection and a name field selector).
+  if (!info.name && info.verb === 'get') {
+    const watch = query.get('watch');
+    info.verb = watch !== null && parseBool(watch) ? 'watch' : 'list';
+  }
   if (!info.name && info.verb === 'delete') info.verb = 'deletecollection';
   return info;
 }
