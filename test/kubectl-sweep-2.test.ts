@@ -308,7 +308,7 @@ describe('kubectl sweep 2', () => {
     r = await s.kubectl(['api-resources', '-o', 'wide', '--api-group=apps']);
     assert.match(r.stdout, /^deployments\s+deploy\s+apps\/v1\s+true\s+Deployment\s+create,delete,deletecollection,get,list,patch,update,watch\s+all$/m);
     r = await s.kubectl(['api-resources', '--namespaced', '-o', 'name', '--api-group=apps']);
-    assert.equal(r.stdout, 'deployments.apps\nreplicasets.apps\n');
+    assert.equal(r.stdout, 'daemonsets.apps\ndeployments.apps\nreplicasets.apps\nstatefulsets.apps\n');
     r = await s.kubectl(['explain', 'deployment.spec.template.spec.containers.image']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^GROUP:\s+apps\nKIND:\s+Deployment\nVERSION:\s+v1\n\nFIELD: image <string>\n/);

@@ -13,9 +13,10 @@ import { kinds as authentication } from './authentication/index.ts';
 import { kinds as authorization } from './authorization/index.ts';
 import { kinds as apps } from './apps/index.ts';
 import { kinds as autoscaling } from './autoscaling/index.ts';
+import { kinds as batch } from './batch/index.ts';
 import { kinds as events } from './events/index.ts';
 import { kinds as networking } from './networking/index.ts';
 
 export function allKinds(): KindDefinition[] {
-  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...apiextensions, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization, ...apps, ...autoscaling, ...events, ...networking];
+  return [...core, ...coordination, ...rbac, ...certificates, ...admissionregistration, ...apiextensions, ...flowcontrol, ...storage, ...storagemigration, ...authentication, ...authorization, ...apps, ...autoscaling, ...batch, ...events, ...networking];
 }

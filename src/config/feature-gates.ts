@@ -43,6 +43,7 @@ export const FEATURES_1_32: Readonly<Record<string, FeatureSpec>> = {
   JobPodReplacementPolicy: betaOn,
   JobSuccessPolicy: betaOn,
   KMSv1: deprecatedOff,
+  MaxUnavailableStatefulSet: alpha,
   LegacyServiceAccountTokenCleanUp: ga,
   MultiCIDRServiceAllocator: betaOff,
   MutatingAdmissionPolicy: alpha,

@@ -28,8 +28,13 @@ const ZERO_IS_UNSET: Readonly<Record<string, readonly string[]>> = {
   'apps.v1.DeploymentStatus': ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas'],
   'apps.v1.ReplicaSetSpec': ['minReadySeconds'],
   'apps.v1.ReplicaSetStatus': ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+  'apps.v1.DaemonSetSpec': ['minReadySeconds'],
+  'apps.v1.DaemonSetStatus': ['observedGeneration', 'updatedNumberScheduled', 'numberAvailable', 'numberUnavailable'],
+  'apps.v1.StatefulSetSpec': ['minReadySeconds'],
+  'apps.v1.StatefulSetStatus': ['observedGeneration', 'readyReplicas', 'currentReplicas', 'updatedReplicas'],
   'autoscaling.v1.ScaleSpec': ['replicas'],
   'autoscaling.v2.HorizontalPodAutoscalerStatus': ['currentReplicas'],
+  'batch.v1.JobStatus': ['active', 'succeeded', 'failed'],
 };
 
 /** Whether Go omits field `name` of the type `ref` (`meta.v1.ObjectMeta`) when it holds its zero. */

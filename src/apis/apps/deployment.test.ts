@@ -89,6 +89,11 @@ test('template: restartPolicy only Always, no activeDeadlineSeconds, containers 
   assert.deepEqual(await causes({ template: template({ ephemeralContainers: [{ name: 'x', image: 'y' }] }) }), ['spec.template.spec.ephemeralContainers: Forbidden: ephemeral containers not allowed in pod template']);
   // validateContainerCommon requires an image in templates too (only the whitespace check is for pods).
   assert.deepEqual(await causes({ template: template({ containers: [{ name: 'web' }] }) }), ['spec.template.spec.containers[0].image: Required value']);
+  // The pod-specific annotation checks apply to templates, under the template's path.
+  const annotated = template();
+  (annotated.metadata as Obj).annotations = { 'controller.platform.io/pod-deletion-cost': 'high' };
+  const [cost] = await causes({ template: annotated });
+  assert.match(cost, /^spec\.template\.annotations\[controller\.platform\.io\/pod-deletion-cost\]: Invalid value: "high": /);
 });
 
 test('counts: replicas, minReadySeconds and revisionHistoryLimit not negative; progress deadline above minReadySeconds', async () => {

@@ -8,7 +8,6 @@ import { S } from '../meta/schema.ts';
 import { ObjectMeta, LabelSelector } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError, invalid, required, forbidden } from '../../machinery/field-errors.ts';
-import { isValidPercent } from '../../machinery/validation/strings.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { withProto, described } from '../core/schema-helpers.ts';
 import { errorWithGoValue, goQuote, goStruct, goPointer } from '../../machinery/go-format.ts';
@@ -16,7 +15,8 @@ import { PodTemplateSpec } from '../core/pod-schema.ts';
 import { scaleSubresource } from '../autoscaling/scale.ts';
 import {
   defaultTemplate, dropDisabledTemplateFields, canonicalizeTemplate, selectorErrors, templateForReplicaSetErrors,
-  selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell,
+  selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell, goIntOrString, intOrPercentValue,
+  positiveIntOrPercentErrors, notMoreThan100PercentErrors, collisionCountErrors,
 } from './workload.ts';
 import { workloadCreateWarnings, workloadUpdateWarnings } from '../core/pod-warnings.ts';
 import { warnWhenValid } from '../warnings.ts';
@@ -95,25 +95,6 @@ function defaultDeployment(obj: ApiObject): void {
   obj.status ??= {};
 }
 
-/** intstr.IntOrString as `%#v` shows it. */
-function goIntOrString(v: unknown): string {
-  if (typeof v === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v)}}`;
-  return `intstr.IntOrString{Type:0, IntVal:${typeof v === 'number' ? v : 0}, StrVal:""}`;
-}
-
-/** The number an int-or-percent stands for, as the zero check reads it ('25%' is 25). */
-function intOrPercentValue(v: unknown): number {
-  if (typeof v === 'number') return v;
-  const m = /^(\d+)%$/.exec(String(v ?? ''));
-  return m ? Number(m[1]) : 0;
-}
-
-function positiveIntOrPercentErrors(v: unknown, path: string): FieldError[] {
-  if (typeof v === 'string') return isValidPercent(v).map((m) => errorWithGoValue('FieldValueInvalid', path, v, goIntOrString(v), m));
-  if (typeof v === 'number' && v < 0) return [invalid(path, v, 'must be greater than or equal to 0')];
-  return [];
-}
-
 function strategyErrors(strategy: Obj): FieldError[] {
   const path = 'spec.strategy';
   switch (strategy.type) {
@@ -129,9 +110,7 @@ function strategyErrors(strategy: Obj): FieldError[] {
       if (intOrPercentValue(ru.maxUnavailable) === 0 && intOrPercentValue(ru.maxSurge) === 0) {
         errs.push(errorWithGoValue('FieldValueInvalid', `${path}.rollingUpdate.maxUnavailable`, ru.maxUnavailable, goIntOrString(ru.maxUnavailable), 'may not be 0 when `maxSurge` is 0'));
       }
-      if (typeof ru.maxUnavailable === 'string' && /^\d+%$/.test(ru.maxUnavailable) && intOrPercentValue(ru.maxUnavailable) > 100) {
-        errs.push(errorWithGoValue('FieldValueInvalid', `${path}.rollingUpdate.maxUnavailable`, ru.maxUnavailable, goIntOrString(ru.maxUnavailable), 'must not be greater than 100%'));
-      }
+      errs.push(...notMoreThan100PercentErrors(ru.maxUnavailable, `${path}.rollingUpdate.maxUnavailable`));
       return errs;
     }
     default: {
@@ -161,13 +140,7 @@ function statusErrors(obj: ApiObject, old: ApiObject): FieldError[] {
     ...nonNegative(status, ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas', 'collisionCount'], 'status'),
     ...replicaCountErrors(status, ['updatedReplicas', 'readyReplicas', 'availableReplicas']),
   ];
-  // apivalidation.IsDecremented: dropping a set count counts as going down (to 0).
-  const before = statusOf(old).collisionCount;
-  const now = typeof status.collisionCount === 'number' ? status.collisionCount : undefined;
-  if (typeof before === 'number' && (now === undefined || now < before)) {
-    errs.push(invalid('status.collisionCount', now ?? 0, 'cannot be decremented'));
-  }
-  return errs;
+  return [...errs, ...collisionCountErrors(status, statusOf(old))];
 }
 
 function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): void {

@@ -1,8 +1,10 @@
-// What Deployments and ReplicaSets share: the pod template (defaults, Kubernetes' template checks), the
-// selector rules and the Go renderings of values their messages show.
+// What the apps workloads (Deployments, ReplicaSets, DaemonSets, StatefulSets) share: the pod template
+// (defaults, Kubernetes' template checks), the selector rules, the int-or-percent rules of rolling updates and
+// the Go renderings of values their messages show.
 import type { ApiObject } from '../meta/v1.ts';
 import { type FieldError, invalid, required, forbidden, notSupported } from '../../machinery/field-errors.ts';
 import { validateLabelSelector, validateNonnegativeField } from '../../machinery/validation/objectmeta.ts';
+import { isValidLabelValue, isValidPercent } from '../../machinery/validation/strings.ts';
 import { labelSelectorFromObject } from '../../machinery/labels.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { goQuote, goStringSlice, errorWithGoValue } from '../../machinery/go-format.ts';
@@ -43,14 +45,25 @@ export function canonicalizeTemplate(spec: Obj): void {
   if (isObj(spec.template?.spec)) canonicalizePodSpec(spec.template.spec);
 }
 
-/** The selector rules of Deployments and ReplicaSets: required, valid, not empty. */
-export function selectorErrors(spec: Obj): FieldError[] {
+/** A selector object without requirements, which would select every pod: `owner` names the workload in the message. */
+export function emptySelectorErrors(sel: unknown, owner: string): FieldError[] {
+  if (!isObj(sel)) return [];
+  const count = Object.keys(sel.matchLabels ?? {}).length + (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0);
+  return count === 0 ? [errorWithGoValue('FieldValueInvalid', 'spec.selector', sel, goLabelSelector(sel), `empty selector is invalid for ${owner}`)] : [];
+}
+
+/** The selector rules of Deployments, ReplicaSets and StatefulSets: required, valid, not empty. (Kubernetes names
+ *  the Deployment in the ReplicaSet's message too.) */
+export function selectorErrors(spec: Obj, owner = 'deployment'): FieldError[] {
   const sel = spec.selector;
   if (!isObj(sel)) return sel === undefined ? [] : [required('spec.selector')];
-  const errs = validateLabelSelector(sel, 'spec.selector');
-  const count = Object.keys(sel.matchLabels ?? {}).length + (Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0);
-  if (count === 0) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.selector', sel, goLabelSelector(sel), 'empty selector is invalid for deployment'));
-  return errs;
+  return [...validateLabelSelector(sel, 'spec.selector'), ...emptySelectorErrors(sel, owner)];
+}
+
+/** metav1 LabelSelectorHasInvalidLabelValue: a stored selector with such values may keep them on update. */
+export function hasInvalidLabelValue(sel: unknown): boolean {
+  if (!isObj(sel) || !Array.isArray(sel.matchExpressions)) return false;
+  return sel.matchExpressions.some((e: Obj) => Array.isArray(e?.values) && e.values.some((v: unknown) => isValidLabelValue(String(v)).length > 0));
 }
 
 /** ValidatePodTemplateSpecForReplicaSet. */
@@ -102,6 +115,13 @@ export function replicaCountErrors(status: Obj, counted: string[]): FieldError[]
   return errs;
 }
 
+/** A collision count never goes down (apivalidation.IsDecremented: dropping a set count is going down to 0). */
+export function collisionCountErrors(status: Obj, oldStatus: Obj): FieldError[] {
+  const before = oldStatus.collisionCount;
+  const now = typeof status.collisionCount === 'number' ? status.collisionCount : undefined;
+  return typeof before === 'number' && (now === undefined || now < before) ? [invalid('status.collisionCount', now ?? 0, 'cannot be decremented')] : [];
+}
+
 /** The names and images of the template's containers, as the wide columns show them. */
 export function containerCells(obj: ApiObject): { names: string; images: string } {
   const ctrs = ((obj.spec as Obj | undefined)?.template?.spec?.containers ?? []) as Obj[];
@@ -114,4 +134,31 @@ export function selectorCell(obj: ApiObject): string {
   } catch {
     return '<invalid>';
   }
+}
+
+/** intstr.IntOrString as `%#v` shows it. */
+export function goIntOrString(v: unknown): string {
+  if (typeof v === 'string') return `intstr.IntOrString{Type:1, IntVal:0, StrVal:${goQuote(v)}}`;
+  return `intstr.IntOrString{Type:0, IntVal:${typeof v === 'number' ? v : 0}, StrVal:""}`;
+}
+
+/** The number an int-or-percent stands for (getIntOrPercentValue): '25%' is 25, another text what Atoi makes of it. */
+export function intOrPercentValue(v: unknown): number {
+  if (typeof v === 'number') return v;
+  const text = String(v ?? '');
+  const percent = /^(\d+)%$/.exec(text);
+  if (percent) return Number(percent[1]);
+  return /^[+-]?\d+$/.test(text) ? Number(text) : 0;
+}
+
+/** ValidatePositiveIntOrPercent: a number not below 0, or a valid percentage. */
+export function positiveIntOrPercentErrors(v: unknown, path: string): FieldError[] {
+  if (typeof v === 'string') return isValidPercent(v).map((m) => errorWithGoValue('FieldValueInvalid', path, v, goIntOrString(v), m));
+  return typeof v === 'number' ? validateNonnegativeField(v, path) : [];
+}
+
+/** IsNotMoreThan100Percent: a percentage may not exceed 100%. */
+export function notMoreThan100PercentErrors(v: unknown, path: string): FieldError[] {
+  if (typeof v !== 'string' || !/^\d+%$/.test(v) || intOrPercentValue(v) <= 100) return [];
+  return [errorWithGoValue('FieldValueInvalid', path, v, goIntOrString(v), 'must not be greater than 100%')];
 }

@@ -7,6 +7,7 @@ import { quantityFromJSON } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { resourceQuantityErrors, isExtendedResourceName } from './resource-quantity.ts';
 import { goQuote, goStruct, goPointer, errorWithGoValue } from '../../machinery/go-format.ts';
+import { podAnnotationErrors } from './pod-annotations.ts';
 import {
   validateVolumes, dns1123LabelErrors, dns1123SubdomainErrors, localDescendingPathErrors, noBackstepErrors,
   objectFieldSelectorErrors, resourceFieldSelectorErrors, ENV_DOWNWARD_FIELDS,
@@ -794,9 +795,19 @@ export function podTemplateSpecErrors(tpl: Obj | undefined, path: string): Field
   const meta = isObj(t.metadata) ? t.metadata : {};
   const spec = isObj(t.spec) ? t.spec : {};
   const errs = [...validateLabels(meta.labels, child(path, 'labels')), ...validateAnnotations(meta.annotations, child(path, 'annotations'))];
+  errs.push(...podTemplateAnnotationErrors(t, path));
   errs.push(...podSpecErrors(spec, child(path, 'spec'), { isPod: false }));
   if (list(spec.ephemeralContainers).length > 0) errs.push(forbidden(child(child(path, 'spec'), 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
   return errs;
+}
+
+/**
+ * ValidatePodSpecificAnnotations of a template's annotations (the mirror pod marker, the deletion cost, the
+ * deprecated seccomp and AppArmor annotations), named under `path` (`spec.template`) as Kubernetes names them.
+ */
+export function podTemplateAnnotationErrors(tpl: Obj, path: string, allowInvalidDeletionCost = false): FieldError[] {
+  const errs = podAnnotationErrors(tpl.metadata?.annotations, isObj(tpl.spec) ? tpl.spec : {}, allowInvalidDeletionCost);
+  return errs.map((e) => ({ ...e, field: e.field.replace(/^metadata\.annotations/, `${path}.annotations`) }));
 }
 
 /** The checks a pod gets beyond its spec (validatePodMetadataAndSpec, validateContainersOnlyForPod). */
