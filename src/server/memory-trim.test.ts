@@ -26,3 +26,21 @@ test('a heap with less unused space than the threshold is left alone; stop ends 
   trim!.stop();
   assert.equal(calls, 0);
 });
+
+test('what a collection leaves unused is not collected again: the next trim waits for the heap to grow', async () => {
+  const MiB = 1024 * 1024;
+  let heap = { total: 40 * MiB, used: 30 * MiB };
+  let calls = 0;
+  // The collection frees the young generation's slack but leaves 4 MiB of fragmented pages.
+  const gc = () => { calls++; heap = { total: 34 * MiB, used: 30 * MiB }; };
+  const trim = startMemoryTrim({ gc, intervalMs: 5, heapSizes: () => heap })!;
+  await until(() => calls === 1);
+  await new Promise((r) => setTimeout(r, 60));
+  assert.equal(calls, 1, 'an idle heap with slack left by the last collection is not collected again');
+  heap = { total: 35 * MiB, used: 30 * MiB };
+  await new Promise((r) => setTimeout(r, 40));
+  assert.equal(calls, 1, 'growth under the threshold is not worth a collection');
+  heap = { total: 45 * MiB, used: 32 * MiB };
+  await until(() => calls === 2);
+  trim.stop();
+});

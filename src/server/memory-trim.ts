@@ -18,7 +18,16 @@ export interface MemoryTrimOptions {
   minSlackBytes?: number;
   /** Called after each trim with the heap sizes before and after (for logs and tests). */
   onTrim?(before: number, after: number): void;
+  /** The heap's sizes (default: V8's heap statistics; tests give their own). */
+  heapSizes?: () => HeapSizes;
 }
+
+export interface HeapSizes { total: number; used: number }
+
+const v8HeapSizes = (): HeapSizes => {
+  const stats = getHeapStatistics();
+  return { total: stats.total_heap_size, used: stats.used_heap_size };
+};
 
 /** The loop counts as idle below this share of time spent running callbacks. */
 const IDLE_UTILIZATION = 0.05;
@@ -27,19 +36,29 @@ const IDLE_UTILIZATION = 0.05;
 export function startMemoryTrim(opts: MemoryTrimOptions = {}): { stop(): void } | undefined {
   const gc = opts.gc ?? (globalThis as { gc?: CollectGarbage }).gc;
   const minSlack = opts.minSlackBytes ?? 2 * 1024 * 1024;
+  const heapSizes = opts.heapSizes ?? v8HeapSizes;
   if (typeof gc !== 'function') return undefined;
+  // What a collection leaves unused (fragmented pages) it cannot give back; the heap must grow past its
+  // size after the last trim before another is worth it. Without this an idle server whose collection left
+  // more than minSlack unused collected five times a second, forever.
+  let sizeAfterTrim: number | undefined;
   let last = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const busy = performance.eventLoopUtilization(now, last).utilization;
     last = now;
     if (busy > IDLE_UTILIZATION) return;
-    const before = getHeapStatistics();
-    if (before.total_heap_size - before.used_heap_size < minSlack) return;
+    const before = heapSizes();
+    if (before.total - before.used < minSlack) return;
+    if (sizeAfterTrim !== undefined) {
+      sizeAfterTrim = Math.min(sizeAfterTrim, before.total);
+      if (before.total - sizeAfterTrim < Math.max(minSlack, 1)) return;
+    }
     gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
     // The collection itself must not count as load at the next look.
     last = performance.eventLoopUtilization();
-    opts.onTrim?.(before.total_heap_size, getHeapStatistics().total_heap_size);
+    sizeAfterTrim = heapSizes().total;
+    opts.onTrim?.(before.total, sizeAfterTrim);
   }, opts.intervalMs ?? 200);
   timer.unref();
   return { stop: () => clearInterval(timer) };
