@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';
 import { Context, REPO_ROOT, type Options } from './lib/context.ts';
 import { onExitCleanup, stopAllChildren } from './lib/children.ts';
-import { machineInfo, loadAverage, loopbackRoundTripUs } from './lib/machine.ts';
+import { machineInfo, loadAverage, loopbackRoundTripUs, aesGcmMBps } from './lib/machine.ts';
 import { computeRatios } from './lib/figures.ts';
 import { figureTable, ratioTable, targetRows, markdown, type RunReport } from './lib/report.ts';
 import { buildCapstanBundle, capstanAvailable } from './lib/capstan-server.ts';
@@ -58,10 +58,11 @@ async function main(): Promise<number> {
   const started = Date.now();
   const machine = machineInfo(REPO_ROOT);
   machine.loopbackRoundTripUs = await loopbackRoundTripUs();
+  machine.aesGcmMBps = aesGcmMBps();
   if (machine.loadAverageAtStart[0] > machine.cores / 2) {
     ctx.log(`warning: load average ${machine.loadAverageAtStart[0]} on ${machine.cores} cores: other work is running, the figures will be noisy`);
   }
-  ctx.log(`${options.quick ? 'quick' : 'full'} run on ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, loopback round trip ${machine.loopbackRoundTripUs ?? '-'} µs; temp ${ctx.tmpRoot}`);
+  ctx.log(`${options.quick ? 'quick' : 'full'} run on ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, loopback round trip ${machine.loopbackRoundTripUs ?? '-'} µs, AES-256-GCM ${machine.aesGcmMBps} MB/s; temp ${ctx.tmpRoot}`);
 
   let failures = 0;
   const step = async (name: string, fn: (c: Context) => Promise<void>) => {

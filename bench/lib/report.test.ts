@@ -27,3 +27,14 @@ test('the table puts each system\'s CPU per create in its column, beside the cre
   // The rows follow the create rate they explain.
   assert.ok(lines.findIndex((l) => l.startsWith('| create | 50 |')) < lines.indexOf(lines.find((l) => l.startsWith('| create: server CPU'))!));
 });
+
+test('the machine\'s loopback round trip and AES-GCM speed are stated under its line, when measured', () => {
+  const figures = new FigureSet();
+  const base = { mode: 'full' as const, startedAt: '2026-11-29T00:00:00Z', durationS: 500, figures: [], ratios: computeRatios(figures), targets: [], notes: [] };
+  const machine = { cpuModel: 'cpu', cores: 2, memoryGiB: 8, kernel: 'k', node: 'v24', etcd: '3.4', loadAverageAtStart: [1, 1, 1], capstanCommit: 'abc' };
+  const measured = markdown({ ...base, machine: { ...machine, loopbackRoundTripUs: 141.8, aesGcmMBps: 278 } }, figures);
+  assert.match(measured, /loopback TCP round trip to another process took 141\.8 µs/);
+  assert.match(measured, /One thread encrypted 278 MB\/s with AES-256-GCM/);
+  const unmeasured = markdown({ ...base, machine }, figures);
+  assert.doesNotMatch(unmeasured, /round trip|AES-256-GCM|Machines differ/);
+});

@@ -109,7 +109,9 @@ export function markdown(report: RunReport, figures: FigureSet): string {
   lines.push('# Benchmark results', '');
   lines.push(`Run: \`npm run bench${report.mode === 'quick' ? ' -- --quick' : ''}\`, ${report.startedAt}, ${Math.round(report.durationS)} s.`);
   lines.push(`Machine: ${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, Linux ${m.kernel}; Node ${m.node}; etcd ${m.etcd ?? '-'}; Capstan commit ${m.capstanCommit ?? '-'}; load average ${m.loadAverageAtStart.join(' ')} at the start, ${m.loadAverageAtEnd?.join(' ') ?? '-'} at the end.`);
-  if (m.loopbackRoundTripUs != null) lines.push(`A one-byte loopback TCP round trip to another process took ${m.loopbackRoundTripUs} µs on this machine (the floor under every request of the run; machines differ here far more than in computing speed).`);
+  if (m.loopbackRoundTripUs != null) lines.push(`A one-byte loopback TCP round trip to another process took ${m.loopbackRoundTripUs} µs on this machine (the floor under every request of the run).`);
+  if (m.aesGcmMBps != null) lines.push(`One thread encrypted ${m.aesGcmMBps} MB/s with AES-256-GCM, the TLS cipher of every HTTPS request of the run (a few thousand MB/s on a machine that runs vector instructions at full speed).`);
+  if (m.loopbackRoundTripUs != null || m.aesGcmMBps != null) lines.push('Machines differ in these two far more than in plain computing speed; they explain runs that differ in every figure.');
   lines.push('Each cell: median (min–max) of the runs. Every system ran as its own process, driven from a separate load-generating process over loopback keep-alive HTTPS (etcd: the etcd3 gRPC client); nothing was pinned to a core.');
   lines.push('');
   lines.push(`| workload | c | unit | ${SYSTEMS.capstan} | ${SYSTEMS.capstanEtcd} | ${SYSTEMS.floor} | ${SYSTEMS.etcd} | ratio | target | |`);
