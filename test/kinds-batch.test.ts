@@ -5,16 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';
-
-function header(stdout: string): string[] {
-  return stdout.split('\n')[0]!.trim().split(/\s{2,}/);
-}
-
-function row(stdout: string, name: string): string[] {
-  const line = stdout.split('\n').find((l) => l.startsWith(name + ' '));
-  assert.ok(line, `no row for ${name} in:\n${stdout}`);
-  return line.trim().split(/\s{2,}/);
-}
+import { header, row } from './support/kubectl-table.ts';
 
 const MANIFEST = `apiVersion: batch/v1
 kind: Job

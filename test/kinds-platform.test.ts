@@ -5,21 +5,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from './support/capstan.ts';
+import { header, row } from './support/kubectl-table.ts';
 import { fixtures, type Fixtures } from '../src/apis/certificates/testdata/pki.ts';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-/** The header line of `kubectl get` output, split into column names. */
-function header(stdout: string): string[] {
-  return stdout.split('\n')[0]!.trim().split(/\s{2,}/);
-}
-
-/** The row for `name`, split into cells. */
-function row(stdout: string, name: string): string[] {
-  const line = stdout.split('\n').find((l) => l.startsWith(name + ' ') || l.startsWith(name + '\t'));
-  assert.ok(line, `no row for ${name} in:\n${stdout}`);
-  return line.trim().split(/\s{2,}/);
-}
 
 describe('platform kinds with kubectl (all versions enabled)', () => {
   let s: TestServer;
