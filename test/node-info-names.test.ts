@@ -23,6 +23,8 @@ node.status.node_info.kubelet_version = 'v1.32.1'
 node = core.replace_node_status('py-node', node)
 out['replaced'] = node.status.node_info.kubelet_version
 out['listed'] = [n.status.node_info.kubelet_version for n in core.list_node().items]
+sparse = core.read_node_status('sparse-node').status
+out['sparse'] = [sparse.addresses[0].address, sparse.conditions[0].status, sparse.volumes_attached[0].device_path]
 print(json.dumps(out))
 `;
 
@@ -59,6 +61,19 @@ describe('Node status.nodeInfo: Kubernetes\' names and the catalogue\'s', () => 
     assert.equal(patched.json().status.nodeInfo.kubeProxyVersion, 'v1.32.3');
   });
 
+  it('status items Go writes whole: an address, condition status or device path left out is answered as ""', async () => {
+    const created = await s.request('POST', '/api/v1/nodes', { body: JSON.stringify({
+      apiVersion: 'v1', kind: 'Node', metadata: { name: 'sparse-node' },
+      status: { addresses: [{ type: 'InternalIP' }], conditions: [{ type: 'Ready' }], volumesAttached: [{ name: 'v' }], capacity: { cpu: '2' } },
+    }) });
+    assert.equal(created.status, 201, created.body);
+    const status = created.json().status;
+    assert.deepEqual(status.addresses, [{ type: 'InternalIP', address: '' }]);
+    assert.deepEqual(status.conditions, [{ type: 'Ready', status: '' }]);
+    assert.deepEqual(status.volumesAttached, [{ name: 'v', devicePath: '' }]);
+    assert.deepEqual(Object.keys(status).slice(0, 2), ['capacity', 'allocatable']);
+  });
+
   it('the official Python client reads, patches and replaces a node\'s status', { skip: !pythonClient && 'the Python kubernetes client is not importable' }, async () => {
     const r = await runPython(SCRIPT, [s.kubeconfigPath]);
     assert.equal(r.code, 0, r.stderr);
@@ -67,6 +82,7 @@ describe('Node status.nodeInfo: Kubernetes\' names and the catalogue\'s', () => 
     assert.deepEqual(out.patched, ['v1.32.0', 'v1.32.0']);
     assert.equal(out.replaced, 'v1.32.1');
     assert.ok(out.listed.includes('v1.32.1'));
+    assert.deepEqual(out.sparse, ['', '', '']);
     const raw = (await s.request('GET', '/api/v1/nodes/py-node')).json().status.nodeInfo;
     assert.deepEqual([raw.kubeletVersion, raw.nodeAgentVersion], ['v1.32.1', 'v1.32.1']);
   });

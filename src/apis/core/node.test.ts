@@ -45,6 +45,10 @@ test('defaults: allocatable copies capacity when absent', () => {
   const obj = node({}, { capacity: { cpu: '4', memory: '8Gi' } });
   kind.defaults!(obj);
   assert.deepEqual((obj.status as Record<string, unknown>).allocatable, { cpu: '4', memory: '8Gi' });
+  // Go's struct order: capacity, then allocatable, whatever else the writer sent first.
+  const ordered = node({}, { addresses: [], capacity: { cpu: '4' } });
+  kind.defaults!(ordered);
+  assert.deepEqual(Object.keys(ordered.status!).slice(0, 3), ['capacity', 'allocatable', 'addresses']);
   const own = node({}, { capacity: { cpu: '4' }, allocatable: { cpu: '3500m' } });
   kind.defaults!(own);
   assert.deepEqual((own.status as Record<string, unknown>).allocatable, { cpu: '3500m' });

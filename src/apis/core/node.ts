@@ -41,9 +41,10 @@ const NodeSpecSchema = S.object({
   externalID: S.string({ proto: 2, description: 'Deprecated. Not all node agents will set this field. Remove field after 1.13. see: https://issues.svc.io/61966' }),
 }, { ref: 'core.v1.NodeSpec', description: 'NodeSpec describes the attributes that a node is created with.' });
 
+// Go writes the strings of these items without omitempty: one left out is answered as ''.
 const NodeCondition = S.object({
-  type: S.string({ proto: 1, description: 'Type of node condition.' }),
-  status: S.string({ proto: 2, description: 'Status of the condition, one of True, False, Unknown.' }),
+  type: S.string({ proto: 1, default: '', description: 'Type of node condition.' }),
+  status: S.string({ proto: 2, default: '', description: 'Status of the condition, one of True, False, Unknown.' }),
   lastHeartbeatTime: S.time({ proto: 3, description: 'Last time we got an update on a given condition.' }),
   lastTransitionTime: S.time({ proto: 4, description: 'Last time the condition transit from one status to another.' }),
   reason: S.string({ proto: 5, description: "(brief) reason for the condition's last transition." }),
@@ -51,8 +52,8 @@ const NodeCondition = S.object({
 }, { ref: 'core.v1.NodeCondition', description: 'NodeCondition contains condition information for a node.' });
 
 const NodeAddress = S.object({
-  type: S.string({ proto: 1, description: 'Node address type, one of Hostname, ExternalIP or InternalIP.' }),
-  address: S.string({ proto: 2, description: 'The node address.' }),
+  type: S.string({ proto: 1, default: '', description: 'Node address type, one of Hostname, ExternalIP or InternalIP.' }),
+  address: S.string({ proto: 2, default: '', description: 'The node address.' }),
 }, { ref: 'core.v1.NodeAddress', description: "NodeAddress contains information for the node's address." });
 
 const NodeDaemonEndpoints = S.object({
@@ -143,8 +144,8 @@ const NodeStatusSchema = S.object({
   }, { ref: 'core.v1.ContainerImage', description: 'Describe a container image' }), { proto: 8, listType: 'atomic', description: 'List of container images on this node' }),
   volumesInUse: S.list(S.string(), { proto: 9, listType: 'atomic', description: 'List of attachable volumes in use (mounted) by the node.' }),
   volumesAttached: S.list(S.object({
-    name: S.string({ proto: 1, description: 'Name of the attached volume' }),
-    devicePath: S.string({ proto: 2, description: 'DevicePath represents the device path where the volume should be available' }),
+    name: S.string({ proto: 1, default: '', description: 'Name of the attached volume' }),
+    devicePath: S.string({ proto: 2, default: '', description: 'DevicePath represents the device path where the volume should be available' }),
   }, { ref: 'core.v1.AttachedVolume', description: 'AttachedVolume describes a volume attached to a node' }), { proto: 10, listType: 'atomic', description: 'List of volumes that are attached to the node.' }),
   config: withProto(NodeConfigStatus, 11),
   runtimeHandlers: S.list(NodeRuntimeHandler, { proto: 12, listType: 'atomic', description: 'The available runtime handlers.' }),
@@ -241,7 +242,13 @@ export const nodeKind: KindDefinition = {
   defaults(obj) {
     reconcilePodCIDRs(nodeSpec(obj));
     const status = fillZeroValues(obj);
-    if (status.allocatable === undefined && status.capacity !== undefined) status.allocatable = structuredClone(status.capacity);
+    if (status.allocatable === undefined && status.capacity !== undefined) {
+      // Capacity and then allocatable lead, as in Go's struct order.
+      const rest = Object.entries(status).filter(([k]) => k !== 'capacity');
+      for (const [k] of rest) delete status[k];
+      status.allocatable = structuredClone(status.capacity);
+      for (const [k, v] of rest) status[k] = v;
+    }
   },
   prepareForCreate(obj) {
     // Nodes may be created with status, but not with the removed dynamic configuration.
