@@ -1,8 +1,8 @@
 // The controllers of Kubernetes' controller manager this API depends on, ready for the controller manager
 // and switched on and off by --controllers like Kubernetes' (each by its short name or its v1.26+ name):
 // garbagecollector, serviceaccount, root-ca-cert-publisher, csrapproving, csrsigning, resourcequota,
-// serviceaccount-token, pvc-protection, pv-protection, deployment, replicaset, horizontalpodautoscaling. All
-// are on by default.
+// serviceaccount-token, pvc-protection, pv-protection, persistentvolume-binder, ephemeral-volume, deployment,
+// replicaset, horizontalpodautoscaling. All are on by default.
 import type { ResourceStore } from '../registry/store.ts';
 import type { Storage } from '../storage/interface.ts';
 import type { Attributes, Decision } from '../auth/authz/types.ts';
@@ -17,6 +17,8 @@ import { startResourceQuotaController } from './resourcequota.ts';
 import { startServiceAccountTokensController } from './serviceaccount-tokens.ts';
 import { startPvcProtectionController } from './pvc-protection.ts';
 import { startPvProtectionController } from './pv-protection.ts';
+import { startPersistentVolumeBinder } from './persistentvolume-binder.ts';
+import { startEphemeralVolumeController } from './ephemeral-volume.ts';
 import { startDeploymentController } from './deployment.ts';
 import { startReplicaSetController } from './replicaset.ts';
 import { eventRecorder } from './events.ts';
@@ -35,6 +37,8 @@ export const BUILTIN_CONTROLLERS: Record<string, string> = {
   'serviceaccount-token': 'serviceaccount-token-controller',
   'pvc-protection': 'persistentvolumeclaim-protection-controller',
   'pv-protection': 'persistentvolume-protection-controller',
+  'persistentvolume-binder': 'persistentvolume-binder-controller',
+  'ephemeral-volume': 'ephemeral-volume-controller',
   'deployment': 'deployment-controller',
   'replicaset': 'replicaset-controller',
   'horizontalpodautoscaling': 'horizontal-pod-autoscaler-controller',
@@ -80,6 +84,15 @@ export function builtinControllers(deps: BuiltinControllerDeps): ControllerFacto
     'resourcequota': () => startResourceQuotaController({ quotas: deps.storeFor('', 'resourcequotas'), stores: deps.stores, log, resyncMs }),
     'pvc-protection': () => startPvcProtectionController({ claims: deps.storeFor('', 'persistentvolumeclaims'), pods: deps.storeFor('', 'pods'), storage: deps.storage, log, resyncMs }),
     'pv-protection': () => startPvProtectionController({ volumes: deps.storeFor('', 'persistentvolumes'), log, resyncMs }),
+    'persistentvolume-binder': () => startPersistentVolumeBinder({
+      volumes: deps.storeFor('', 'persistentvolumes'), claims: deps.storeFor('', 'persistentvolumeclaims'),
+      classes: deps.storeFor('storage.svc.io', 'storageclasses'), pods: deps.storeFor('', 'pods'), log, resyncMs,
+      events: eventRecorder(events(), 'persistentvolume-controller', log),
+    }),
+    'ephemeral-volume': () => startEphemeralVolumeController({
+      pods: deps.storeFor('', 'pods'), claims: deps.storeFor('', 'persistentvolumeclaims'), createAdmitted: deps.createAdmitted, log, resyncMs,
+      events: eventRecorder(events(), 'ephemeral_volume', log),
+    }),
     'replicaset': () => startReplicaSetController({
       replicaSets: deps.storeFor('apps', 'replicasets'), pods: deps.storeFor('', 'pods'), createAdmitted: deps.createAdmitted, log, resyncMs,
       events: eventRecorder(events(), 'replicaset-controller', log),

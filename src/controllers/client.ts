@@ -1,7 +1,8 @@
 // How in-process controllers write: as their kube-system service account, straight to the registry
 // (no HTTP, no admission, as Kubernetes' controllers are trusted by the policy that binds them); their
 // writes go through registry/update-object.ts. The objects they create for users (a ReplicaSet's pods, a
-// Deployment's ReplicaSets) are admitted first, as a request's would be (AdmittedCreate).
+// Deployment's ReplicaSets, an ephemeral volume's claim) are admitted first, as a request's would be
+// (AdmittedCreate).
 import { CONTROLLER_MANAGER_FIELD_MANAGER, type RequestContext } from '../apis/kind.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import type { OwnerReference } from './garbage-collector.ts';

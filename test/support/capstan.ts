@@ -19,10 +19,11 @@ export interface TestServer extends RunningServer {
  * The controllers API tests run with unless they name their own: as Kubernetes' integration tests run the
  * API server without the controller manager, the controllers that write objects of their own (default
  * service accounts, kube-root-ca.crt, CSR approval and signing, quota status, garbage collection, tokens of
- * service account token Secrets, a Deployment's ReplicaSets and their pods, an autoscaler's status) are off;
+ * service account token Secrets, a Deployment's ReplicaSets and their pods, an autoscaler's status, volume
+ * binding and phases, ephemeral volumes' claims) are off;
  * the tests of those controllers turn them on with `controllers`.
  */
-export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount', '-root-ca-cert-publisher', '-csrapproving', '-csrsigning', '-resourcequota', '-serviceaccount-token', '-deployment', '-replicaset', '-horizontalpodautoscaling'];
+export const API_TEST_CONTROLLERS = ['*', '-garbagecollector', '-serviceaccount', '-root-ca-cert-publisher', '-csrapproving', '-csrsigning', '-resourcequota', '-serviceaccount-token', '-deployment', '-replicaset', '-horizontalpodautoscaling', '-persistentvolume-binder', '-ephemeral-volume'];
 
 export interface KubectlResult { stdout: string; stderr: string; code: number }
 
