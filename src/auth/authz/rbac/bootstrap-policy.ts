@@ -245,6 +245,36 @@ export function clusterRoles(): ClusterRole[] {
       rule(['list', 'watch', 'patch', 'create', 'delete'], [legacy], ['pods']),
       eventsRule(),
     ]),
+    clusterRole('system:controller:persistent-volume-binder', [
+      rule(['get', 'list', 'watch', 'update', 'create', 'delete'], [legacy], ['persistentvolumes']),
+      rule(['update'], [legacy], ['persistentvolumes/status']),
+      rule(['get', 'list', 'watch', 'update'], [legacy], ['persistentvolumeclaims']),
+      rule(['update'], [legacy], ['persistentvolumeclaims/status']),
+      rule(['list', 'watch', 'get', 'create', 'delete'], [legacy], ['pods']),
+      rule(['get', 'list', 'watch'], [storage], ['storageclasses']),
+      rule(['get', 'create', 'update', 'delete'], [legacy], ['endpoints']),
+      rule(['get', 'create', 'delete'], [legacy], ['services']),
+      rule(['get'], [legacy], ['secrets']),
+      rule(['get', 'list'], [legacy], ['nodes']),
+      rule(['watch'], [legacy], ['events']),
+      eventsRule(),
+    ]),
+    clusterRole('system:controller:ephemeral-volume-controller', [
+      rule(['get', 'list', 'watch'], [legacy], ['pods']),
+      rule(['update'], [legacy], ['pods/finalizers']),
+      rule(['get', 'list', 'watch', 'create'], [legacy], ['persistentvolumeclaims']),
+      eventsRule(),
+    ]),
+    clusterRole('system:controller:pvc-protection-controller', [
+      rule(['get', 'list', 'watch', 'update'], [legacy], ['persistentvolumeclaims']),
+      rule(['list', 'watch', 'get'], [legacy], ['pods']),
+      eventsRule(),
+    ]),
+    clusterRole('system:controller:root-ca-cert-publisher', [rule(['create', 'update'], [legacy], ['configmaps']), eventsRule()]),
+    clusterRole('system:controller:pv-protection-controller', [
+      rule(['get', 'list', 'watch', 'update'], [legacy], ['persistentvolumes']),
+      eventsRule(),
+    ]),
     clusterRole('system:controller:horizontal-pod-autoscaler', [
       rule(['get', 'list', 'watch'], [autoscaling], ['horizontalpodautoscalers']),
       rule(['update'], [autoscaling], ['horizontalpodautoscalers/status']),
@@ -287,15 +317,14 @@ export function clusterRoleBindings(): RoleBinding[] {
     // Kept without subjects, as Kubernetes keeps it: the Node authorizer gives nodes their permissions.
     binding('system:node', 'ClusterRole', 'system:node', []),
     binding('system:service-account-issuer-discovery', 'ClusterRole', 'system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
-    binding('system:controller:namespace-controller', 'ClusterRole', 'system:controller:namespace-controller', [sa('kube-system', 'namespace-controller')]),
-    binding('system:controller:clusterrole-aggregation-controller', 'ClusterRole', 'system:controller:clusterrole-aggregation-controller', [sa('kube-system', 'clusterrole-aggregation-controller')]),
-    binding('system:controller:generic-garbage-collector', 'ClusterRole', 'system:controller:generic-garbage-collector', [sa('kube-system', 'generic-garbage-collector')]),
-    binding('system:controller:certificate-controller', 'ClusterRole', 'system:controller:certificate-controller', [sa('kube-system', 'certificate-controller')]),
-    binding('system:controller:resourcequota-controller', 'ClusterRole', 'system:controller:resourcequota-controller', [sa('kube-system', 'resourcequota-controller')]),
-    binding('system:controller:service-account-controller', 'ClusterRole', 'system:controller:service-account-controller', [sa('kube-system', 'service-account-controller')]),
-    binding('system:controller:deployment-controller', 'ClusterRole', 'system:controller:deployment-controller', [sa('kube-system', 'deployment-controller')]),
-    binding('system:controller:replicaset-controller', 'ClusterRole', 'system:controller:replicaset-controller', [sa('kube-system', 'replicaset-controller')]),
-    binding('system:controller:horizontal-pod-autoscaler', 'ClusterRole', 'system:controller:horizontal-pod-autoscaler', [sa('kube-system', 'horizontal-pod-autoscaler')]),
+    // Each controller's service account in kube-system holds its role of the same name.
+    ...[
+      'namespace-controller', 'clusterrole-aggregation-controller', 'generic-garbage-collector',
+      'certificate-controller', 'resourcequota-controller', 'service-account-controller',
+      'deployment-controller', 'replicaset-controller', 'persistent-volume-binder',
+      'ephemeral-volume-controller', 'pvc-protection-controller', 'pv-protection-controller',
+      'horizontal-pod-autoscaler', 'root-ca-cert-publisher',
+    ].map((name) => binding(`system:controller:${name}`, 'ClusterRole', `system:controller:${name}`, [sa('kube-system', name)])),
   ];
 }
 

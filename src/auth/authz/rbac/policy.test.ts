@@ -82,3 +82,24 @@ test('reconciliation adds what is missing, keeps additions, and respects autoupd
   const moved = { ...structuredClone(binding), roleRef: { ...binding.roleRef, name: 'other' } };
   assert.equal(reconcileBinding(moved, binding).action, 'recreate');
 });
+
+test('controller roles: each controller\'s service account may do what its controller does', () => {
+  const rbac = rbacAuthorizer(staticRbacSource({ clusterRoles: clusterRoles(), clusterRoleBindings: clusterRoleBindings() }));
+  const can = (account: string, verb: string, resource: string, subresource = '', group = '') => (rbac.authorize({
+    user: { username: `system:serviceaccount:kube-system:${account}`, groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system'] },
+    verb, isResourceRequest: true, path: '', namespace: 'ns', apiGroup: group, apiVersion: 'v1', resource, subresource, name: 'x',
+  }) as { decision: string }).decision;
+  assert.equal(can('persistent-volume-binder', 'update', 'persistentvolumes', 'status'), 'allow');
+  assert.equal(can('persistent-volume-binder', 'update', 'persistentvolumeclaims', 'status'), 'allow');
+  assert.equal(can('persistent-volume-binder', 'list', 'storageclasses', '', 'storage.svc.io'), 'allow');
+  assert.equal(can('persistent-volume-binder', 'delete', 'persistentvolumeclaims'), 'noopinion');
+  assert.equal(can('ephemeral-volume-controller', 'create', 'persistentvolumeclaims'), 'allow');
+  assert.equal(can('ephemeral-volume-controller', 'delete', 'persistentvolumeclaims'), 'noopinion');
+  assert.equal(can('pvc-protection-controller', 'update', 'persistentvolumeclaims'), 'allow');
+  assert.equal(can('pv-protection-controller', 'update', 'persistentvolumes'), 'allow');
+  assert.equal(can('root-ca-cert-publisher', 'update', 'configmaps'), 'allow');
+  assert.equal(can('root-ca-cert-publisher', 'get', 'secrets'), 'noopinion');
+  for (const account of ['persistent-volume-binder', 'ephemeral-volume-controller', 'pvc-protection-controller', 'pv-protection-controller', 'root-ca-cert-publisher']) {
+    assert.equal(can(account, 'create', 'events'), 'allow', account);
+  }
+});
