@@ -1,7 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { podClaimNames, startPersistentVolumeBinder } from './persistentvolume-binder.ts';
+import { startPersistentVolumeBinder } from './persistentvolume-binder.ts';
 import { eventRecorder } from './events.ts';
 import { ResourceStore } from '../registry/store.ts';
 import { syncCache } from '../registry/list.ts';
@@ -68,10 +68,6 @@ const eventsOf = async (ns: string, name: string) => {
   await syncCache(events, storage);
   return events.cache.list(events.listPrefix(ns)).map((c) => c.object as Obj).filter((e) => e.involvedObject?.name === name).map((e) => `${e.type} ${e.reason}: ${e.message}`);
 };
-
-test('the claims a pod uses: named ones and its ephemeral volumes\' claims', () => {
-  assert.deepEqual(podClaimNames({ metadata: { name: 'p' }, spec: { volumes: [{ name: 'a', persistentVolumeClaim: { claimName: 'data' } }, { name: 'scratch', ephemeral: {} }, { name: 'e', emptyDir: {} }] } }), ['data', 'p-scratch']);
-});
 
 test('a new volume becomes Available, its phase change stamped', async () => {
   await volumes.create('', pv('fresh', '1Gi'), opts);

@@ -28,6 +28,7 @@ import { isConflict, isNotFound } from '../machinery/status.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
 import { claimHasClass, defaultStorageClass } from '../admission/default-storage-class.ts';
 import { controllerContext } from './client.ts';
+import { claimNames } from './pvc-protection.ts';
 import { startInformer } from './informer.ts';
 import { Requeue, WorkQueue } from './work-queue.ts';
 import type { EventRecorder } from './events.ts';
@@ -76,16 +77,6 @@ const volumeKey = (name: string) => `volume/${name}`;
 const refKey = (ref: Obj) => `${ref.namespace ?? ''}/${ref.name ?? ''}`;
 const nameOf = (obj: Obj): string => obj.metadata?.name ?? '';
 const namespaceOf = (obj: Obj): string => obj.metadata?.namespace ?? '';
-
-/** The claims a pod's volumes use: named ones, and the `<pod>-<volume>` claims of ephemeral volumes. */
-export function podClaimNames(pod: Obj): string[] {
-  const names: string[] = [];
-  for (const v of (pod.spec?.volumes ?? []) as Obj[]) {
-    if (typeof v?.persistentVolumeClaim?.claimName === 'string') names.push(v.persistentVolumeClaim.claimName);
-    else if (v?.ephemeral) names.push(`${nameOf(pod)}-${v.name}`);
-  }
-  return names;
-}
 
 /** IsPodTerminated: succeeded or failed, or being deleted with no container running. */
 function podTerminated(pod: Obj): boolean {
@@ -250,7 +241,7 @@ export function startPersistentVolumeBinder(deps: PersistentVolumeBinderDeps): {
   }
 
   function claimUsers(namespace: string, name: string): Obj[] {
-    return pods.cache.list(pods.listPrefix(namespace)).map((p) => p.object as Obj).filter((p) => podClaimNames(p).includes(name) && !podTerminated(p));
+    return pods.cache.list(pods.listPrefix(namespace)).map((p) => p.object as Obj).filter((p) => claimNames(p).includes(name) && !podTerminated(p));
   }
 
   function emitEventForUnboundDelayBindingClaim(claim: Obj): void {

@@ -37,6 +37,9 @@ test('which pods use a claim: scheduled ones that name it among their volumes', 
   assert.equal(podUsesClaim(pod('p', 'data'), 'data'), false);
   assert.equal(podUsesClaim(pod('p', 'other', 'node-1'), 'data'), false);
   assert.deepEqual(claimNames({ spec: { volumes: [{ name: 'e', emptyDir: {} }] } }), []);
+  const ephemeral = { metadata: { name: 'p' }, spec: { nodeName: 'node-1', volumes: [{ name: 'a', persistentVolumeClaim: { claimName: 'data' } }, { name: 'scratch', ephemeral: {} }] } };
+  assert.deepEqual(claimNames(ephemeral), ['data', 'p-scratch']);
+  assert.equal(podUsesClaim(ephemeral, 'p-scratch'), true);
 });
 
 test('an unused claim being deleted loses its finalizer and goes', async () => {

@@ -1,6 +1,6 @@
 // Kubernetes' pvc-protection controller: a PersistentVolumeClaim being deleted keeps its
 // `platform.io/pvc-protection` finalizer (added by StorageObjectInUseProtection admission) while a pod in
-// its namespace uses it, and loses it, so that the delete completes, once none does. As in Kubernetes, only
+// its namespace uses it (by name, or as its ephemeral volume's claim), and loses it, so that the delete completes, once none does. As in Kubernetes, only
 // a pod scheduled to a node (spec.nodeName set) uses a claim: the kubelet refuses to start one whose claim
 // is being deleted. Pods are read up to date with storage before a finalizer is removed (Kubernetes' live list).
 import type { ResourceStore } from '../registry/store.ts';
@@ -11,13 +11,19 @@ import { controllerContext, isDeletionCandidate, withoutFinalizer } from './clie
 import { updateObject } from '../registry/update-object.ts';
 import { startInformer } from './informer.ts';
 import { WorkQueue } from './work-queue.ts';
+import { ephemeralClaimName } from './ephemeral-volume.ts';
 
 type Obj = Record<string, any>;
 
-/** The claims a pod's volumes name. */
+/** The claims a pod's volumes use: the ones they name, and the `<pod>-<volume>` claims of ephemeral volumes. */
 export function claimNames(pod: Obj): string[] {
-  const volumes = (pod.spec?.volumes ?? []) as Obj[];
-  return volumes.map((v) => v?.persistentVolumeClaim?.claimName).filter((n): n is string => typeof n === 'string' && n !== '');
+  const names: string[] = [];
+  for (const v of (pod.spec?.volumes ?? []) as Obj[]) {
+    const named = v?.persistentVolumeClaim?.claimName;
+    if (typeof named === 'string' && named !== '') names.push(named);
+    else if (v?.ephemeral) names.push(ephemeralClaimName(pod, v));
+  }
+  return names;
 }
 
 /** Whether a pod uses the claim: scheduled to a node and naming it among its volumes. */
