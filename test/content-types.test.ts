@@ -102,6 +102,16 @@ describe('content types with the default feature gates', () => {
     const parsed = YAML.parse(list.body.toString());
     assert.equal(parsed.kind, 'ConfigMapList');
     assert.ok(parsed.items.some((i: { metadata: { name: string } }) => i.metadata.name === 'from-yaml'));
+    // YAML 1.1, as go-yaml v2 writes it: strings a 1.1 reader (PyYAML, go-yaml) would take for a bool, a
+    // number or a time are quoted; the rest stay plain.
+    const ambiguous = { a: 'yes', b: 'on', c: '2026-01-01', d: '1:20', e: 'NO', f: 'y', g: 'plain' };
+    const made = await raw(s, 'POST', '/api/v1/namespaces/default/configmaps', { 'content-type': 'application/json', accept: 'application/yaml' },
+      JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'yaml-1-1' }, data: ambiguous }));
+    assert.equal(made.status, 201, made.body.toString());
+    const madeText = made.body.toString();
+    assert.ok(madeText.includes('data:\n  a: "yes"\n  b: "on"\n  c: "2026-01-01"\n  d: "1:20"\n  e: "NO"\n  f: "y"\n  g: plain\n'), madeText);
+    assert.match(madeText, /\n  creationTimestamp: "\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\n/);
+    assert.deepEqual(YAML.parse(madeText, { version: '1.1' }).data, ambiguous);
     const missing = await raw(s, 'GET', '/api/v1/namespaces/default/configmaps/nope', { accept: 'application/yaml' });
     assert.equal(missing.status, 404);
     assert.equal(missing.headers['content-type'], 'application/yaml');

@@ -13,9 +13,13 @@ export interface EncodedBody {
   body: string | Uint8Array;
 }
 
-/** Kubernetes' YAML: sigs.k8s.io/yaml over go-yaml v2. */
+/**
+ * Kubernetes' YAML: sigs.k8s.io/yaml over go-yaml v2, which writes YAML 1.1: a string that a 1.1 reader
+ * would take for something else (`yes`, `on`, `y`, `1:20`, a date or a timestamp) is quoted, so that
+ * PyYAML and go-yaml read back the string.
+ */
 export function toYaml(value: unknown): string {
-  return YAML.stringify(value, { sortMapEntries: true, indentSeq: false, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+  return YAML.stringify(value, { version: '1.1', sortMapEntries: true, indentSeq: false, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
 }
 
 function typeOf(obj: unknown): { apiVersion: string; kind: string } {
