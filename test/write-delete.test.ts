@@ -2,7 +2,8 @@
 // the namespace lifecycle, dry runs; refusals write nothing.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestServer, type TestServer } from './support/capstan.ts';
+import { API_TEST_CONTROLLERS, startTestServer, type TestServer } from './support/capstan.ts';
+import { pythonClient, runPython } from './support/python.ts';
 import { assertNothingWritten, call, configMapMarker, expectStatus, openWatch, type RawResponse } from './support/write-helpers.ts';
 
 const NS = 'write-delete';
@@ -193,5 +194,106 @@ describe('delete', () => {
       assert.equal(dry.json().status.phase, 'Terminating');
       assert.equal((await call(s, 'GET', '/api/v1/namespaces/pre-ns')).json().status.phase, 'Active');
     });
+  });
+});
+
+// Kubernetes v1.32's registries that set ReturnDeletedObject answer a DELETE that removes the object with
+// the object itself, not a Status: ResourceQuota, PersistentVolume(Claim), and the storage.svc.io CSIDriver,
+// CSINode, StorageClass, VolumeAttachment and VolumeAttributesClass (besides Pod, Service, ServiceAccount).
+describe('delete answers the deleted object where Kubernetes\' registry returns it', () => {
+  let s: TestServer;
+  before(async () => {
+    // No protection controllers: nothing holds a claim or volume, so the DELETE removes it at once.
+    s = await startTestServer({ controllers: [...API_TEST_CONTROLLERS, '-pvc-protection', '-pv-protection'], runtimeConfig: { 'storage.svc.io/v1beta1': 'true' } });
+    assert.equal((await call(s, 'POST', '/api/v1/namespaces', { metadata: { name: 'rdo' } })).status, 201);
+  });
+  after(async () => { await s?.stop(); });
+
+  const STORAGE = '/apis/storage.svc.io/v1';
+  const kinds: [string, string, Record<string, unknown>][] = [
+    ['/api/v1/namespaces/rdo/resourcequotas', 'ResourceQuota', { metadata: { name: 'rq' }, spec: { hard: { pods: '3' } } }],
+    ['/api/v1/persistentvolumes', 'PersistentVolume', { metadata: { name: 'pv' }, spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/x' } } }],
+    ['/api/v1/namespaces/rdo/persistentvolumeclaims', 'PersistentVolumeClaim', { metadata: { name: 'pvc' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, storageClassName: '' } }],
+    [`${STORAGE}/csidrivers`, 'CSIDriver', { metadata: { name: 'd.example.com' }, spec: { attachRequired: false } }],
+    [`${STORAGE}/csinodes`, 'CSINode', { metadata: { name: 'node-a' }, spec: { drivers: [{ name: 'd.example.com', nodeID: 'a' }] } }],
+    [`${STORAGE}/storageclasses`, 'StorageClass', { metadata: { name: 'gold' }, provisioner: 'd.example.com', parameters: { type: 'fast' } }],
+    [`${STORAGE}/volumeattachments`, 'VolumeAttachment', { metadata: { name: 'va' }, spec: { attacher: 'd.example.com', nodeName: 'node-a', source: { persistentVolumeName: 'pv' } } }],
+    ['/apis/storage.svc.io/v1beta1/volumeattributesclasses', 'VolumeAttributesClass', { metadata: { name: 'vac' }, driverName: 'd.example.com', parameters: { iops: '3000' } }],
+  ];
+
+  for (const [path, kind, body] of kinds) {
+    it(`${kind}: 200 with the object, which is gone`, async () => {
+      const made = await call(s, 'POST', path, body);
+      assert.equal(made.status, 201, made.body);
+      let created = made.json();
+      const name = created.metadata.name;
+      if (created.metadata.finalizers) {
+        // The protection finalizer admission sets on a claim or volume would keep it (and a kept object is
+        // answered whatever the kind); without it the DELETE removes the object.
+        const released = await call(s, 'PATCH', `${path}/${name}`, { metadata: { finalizers: null } }, { 'content-type': 'application/merge-patch+json' });
+        assert.equal(released.status, 200, released.body);
+        created = released.json();
+      }
+      const r = await call(s, 'DELETE', `${path}/${name}`);
+      assert.equal(r.status, 200, r.body);
+      const deleted = r.json();
+      assert.equal(deleted.kind, kind);
+      assert.equal(deleted.apiVersion, created.apiVersion);
+      assert.equal(deleted.metadata.name, name);
+      assert.equal(deleted.metadata.uid, created.metadata.uid);
+      assert.equal(deleted.metadata.deletionTimestamp, undefined);
+      // The object as it was, spec (or the kind's top-level fields) unchanged.
+      for (const field of Object.keys(body).filter((k) => k !== 'metadata')) assert.deepEqual(deleted[field], created[field], field);
+      expectStatus(await call(s, 'GET', `${path}/${name}`), 404, 'NotFound');
+    });
+  }
+
+  it('a dry run answers the object too and deletes nothing', async () => {
+    const path = '/api/v1/namespaces/rdo/resourcequotas';
+    const created = (await call(s, 'POST', path, { metadata: { name: 'rq-dry' }, spec: { hard: { pods: '1' } } })).json();
+    const r = await call(s, 'DELETE', `${path}/rq-dry?dryRun=All`);
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json().kind, 'ResourceQuota');
+    assert.deepEqual(r.json().spec, created.spec);
+    assert.equal((await call(s, 'GET', `${path}/rq-dry`)).status, 200);
+  });
+
+  it('answers in the group name the client used (storage.k8s.io)', async () => {
+    assert.equal((await call(s, 'POST', `${STORAGE}/storageclasses`, { metadata: { name: 'aliased' }, provisioner: 'd.example.com' })).status, 201);
+    const r = await call(s, 'DELETE', '/apis/storage.k8s.io/v1/storageclasses/aliased');
+    assert.equal(r.status, 200, r.body);
+    assert.equal(r.json().kind, 'StorageClass');
+    assert.equal(r.json().apiVersion, 'storage.k8s.io/v1');
+  });
+
+  it('the Python client reads delete_namespaced_resource_quota\'s answer as the V1ResourceQuota it is typed to return', { skip: !pythonClient && 'the Python kubernetes client is not importable' }, async () => {
+    const script = `
+import sys, json
+from kubernetes import client, config
+config.load_kube_config(sys.argv[1])
+core = client.CoreV1Api()
+core.create_namespaced_resource_quota('rdo', {'metadata': {'name': 'py-rq'}, 'spec': {'hard': {'pods': '2'}}})
+q = core.delete_namespaced_resource_quota('py-rq', 'rdo')
+core.create_namespaced_config_map('rdo', {'metadata': {'name': 'py-cm'}})
+c = core.delete_namespaced_config_map('py-cm', 'rdo')
+print(json.dumps({'quota': [type(q).__name__, q.kind, q.metadata.name, q.spec.hard], 'configmap': [type(c).__name__, c.status, c.details.kind]}))
+`;
+    const r = await runPython(script, [s.kubeconfigPath]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout.trim()), { quota: ['V1ResourceQuota', 'ResourceQuota', 'py-rq', { pods: '2' }], configmap: ['V1Status', 'Success', 'configmaps'] });
+  });
+
+  it('CSIStorageCapacity, whose registry does not, still answers a Status; deletecollection answers a Status', async () => {
+    const path = `${STORAGE}/namespaces/rdo/csistoragecapacities`;
+    const created = (await call(s, 'POST', path, { metadata: { name: 'cap' }, storageClassName: 'gold' })).json();
+    const r = await call(s, 'DELETE', `${path}/cap`);
+    assert.equal(r.status, 200, r.body);
+    assert.deepEqual(r.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'cap', group: 'storage.svc.io', kind: 'csistoragecapacities', uid: created.metadata.uid } });
+    const quotas = '/api/v1/namespaces/rdo/resourcequotas';
+    assert.equal((await call(s, 'POST', quotas, { metadata: { name: 'rq-c' }, spec: { hard: { pods: '1' } } })).status, 201);
+    const all = await call(s, 'DELETE', quotas);
+    assert.equal(all.status, 200, all.body);
+    assert.deepEqual(all.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: 'ResourceQuota' } });
+    assert.deepEqual((await call(s, 'GET', quotas)).json().items, []);
   });
 });

@@ -217,6 +217,7 @@ export const persistentVolumeKind: KindDefinition = {
   shortNames: ['pv'],
   versions: [{ name: 'v1', stability: 'stable', schema: PersistentVolumeSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   status: {},
   trackGeneration: false,
 

@@ -331,6 +331,7 @@ export const persistentVolumeClaimKind: KindDefinition = {
   shortNames: ['pvc'],
   versions: [{ name: 'v1', stability: 'stable', schema: PersistentVolumeClaimSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   status: {},
   trackGeneration: false,
 

@@ -205,6 +205,7 @@ export const resourceQuotaKind: KindDefinition = {
   shortNames: ['quota'],
   versions: [{ name: 'v1', stability: 'stable', schema: ResourceQuotaSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   status: {},
   trackGeneration: false,
 

@@ -112,6 +112,7 @@ export const csiDriverKind: KindDefinition = {
   namespaced: false,
   versions: [{ name: 'v1', stability: 'stable', schema: CSIDriverSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   nameValidation: csiDriverNameErrors,
   // Kubernetes' strategy sets no generation on create (the client's, usually none, stays) and bumps it
   // on any spec change.

@@ -94,6 +94,7 @@ export const csiNodeKind: KindDefinition = {
   namespaced: false,
   versions: [{ name: 'v1', stability: 'stable', schema: CSINodeSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   trackGeneration: false,
   // Node agents update with the version they read (Kubernetes' strategy refuses an update without one).
   allowUnconditionalUpdate: false,

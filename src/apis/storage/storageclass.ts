@@ -100,6 +100,7 @@ export const storageClassKind: KindDefinition = {
   shortNames: ['sc'],
   versions: [{ name: 'v1', stability: 'stable', schema: StorageClassSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   trackGeneration: false,
 
   defaults(obj) {

@@ -92,6 +92,7 @@ export const volumeAttachmentKind: KindDefinition = {
   namespaced: false,
   versions: [{ name: 'v1', stability: 'stable', schema: VolumeAttachmentSchema }],
   storageVersion: 'v1',
+  deleteReturnsObject: true,
   status: {},
   trackGeneration: false,
   // An update names the version it read (Kubernetes' strategy refuses an update without one).

@@ -34,6 +34,7 @@ export const volumeAttributesClassKind: KindDefinition = {
   // Beta APIs added after 1.22 are off unless --runtime-config turns them on.
   versions: [{ name: 'v1beta1', stability: 'beta', servedByDefault: false, schema: VolumeAttributesClassSchema }],
   storageVersion: 'v1beta1',
+  deleteReturnsObject: true,
   trackGeneration: false,
 
   validate,
