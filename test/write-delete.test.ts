@@ -137,7 +137,7 @@ describe('delete', () => {
     expectStatus(await call(s, 'DELETE', `${CM}/dry?dryRun=All`, { preconditions: { uid: 'x' } }), 409, 'Conflict');
   });
 
-  it('deletecollection deletes what the selectors match and answers a Status', async () => {
+  it('deletecollection deletes what the selectors match and answers the list of what it deleted', async () => {
     const DC = `/api/v1/namespaces/dc/configmaps`;
     assert.equal((await call(s, 'POST', '/api/v1/namespaces', { metadata: { name: 'dc' } })).status, 201);
     for (const [name, tier] of [['a', 'web'], ['b', 'web'], ['c', 'db'], ['d', 'web']]) {
@@ -149,7 +149,11 @@ describe('delete', () => {
     assert.deepEqual(await names(), ['a', 'b', 'c', 'd']);
     const r = await call(s, 'DELETE', `${DC}?labelSelector=tier%3Dweb&fieldSelector=metadata.name!%3Dd`);
     assert.equal(r.status, 200, r.body);
-    assert.deepEqual(r.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: 'ConfigMap' } });
+    const deleted = r.json();
+    assert.equal(deleted.kind, 'ConfigMapList');
+    assert.equal(deleted.apiVersion, 'v1');
+    assert.match(deleted.metadata.resourceVersion, /^\d+$/);
+    assert.deepEqual(deleted.items.map((i: any) => [i.metadata.name, i.metadata.labels.tier]), [['a', 'web'], ['b', 'web']]);
     assert.deepEqual(await names(), ['c', 'd']);
     expectStatus(await call(s, 'DELETE', `${DC}?labelSelector=tier%3D%3D%3Dx`), 400, 'BadRequest');
     expectStatus(await call(s, 'DELETE', `${DC}?fieldSelector=data.x%3Dy`), 400, 'BadRequest');
@@ -283,7 +287,7 @@ print(json.dumps({'quota': [type(q).__name__, q.kind, q.metadata.name, q.spec.ha
     assert.deepEqual(JSON.parse(r.stdout.trim()), { quota: ['V1ResourceQuota', 'ResourceQuota', 'py-rq', { pods: '2' }], configmap: ['V1Status', 'Success', 'configmaps'] });
   });
 
-  it('CSIStorageCapacity, whose registry does not, still answers a Status; deletecollection answers a Status', async () => {
+  it('CSIStorageCapacity, whose registry does not, still answers a Status; deletecollection answers the deleted list', async () => {
     const path = `${STORAGE}/namespaces/rdo/csistoragecapacities`;
     const created = (await call(s, 'POST', path, { metadata: { name: 'cap' }, storageClassName: 'gold' })).json();
     const r = await call(s, 'DELETE', `${path}/cap`);
@@ -293,7 +297,8 @@ print(json.dumps({'quota': [type(q).__name__, q.kind, q.metadata.name, q.spec.ha
     assert.equal((await call(s, 'POST', quotas, { metadata: { name: 'rq-c' }, spec: { hard: { pods: '1' } } })).status, 201);
     const all = await call(s, 'DELETE', quotas);
     assert.equal(all.status, 200, all.body);
-    assert.deepEqual(all.json(), { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: 'ResourceQuota' } });
+    assert.equal(all.json().kind, 'ResourceQuotaList');
+    assert.deepEqual(all.json().items.map((i: any) => i.metadata.name), ['rq-c', 'rq-dry']);
     assert.deepEqual((await call(s, 'GET', quotas)).json().items, []);
   });
 });

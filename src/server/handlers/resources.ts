@@ -177,22 +177,26 @@ async function getObject(deps: ResourceHandlerDeps, served: ServedResource, req:
 }
 
 async function listCollection(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, rep: Representation): Promise<void> {
-  const result = await listObjects(served.store, deps.storage, namespace, params);
+  sendList(served, res, await listObjects(served.store, deps.storage, namespace, params), params, rep);
+}
+
+/** A list answered in the representation asked for. */
+function sendList(served: ServedResource, res: Response, result: Awaited<ReturnType<typeof listObjects>>, params: QueryParams, rep: Representation, headers: Record<string, string | string[]> = {}): void {
   const metadata: Record<string, unknown> = { resourceVersion: result.resourceVersion };
   if (result.continue) metadata.continue = result.continue;
   if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
   if (rep.as === 'Table') {
-    return sendObject(res, 200, rep, toTable(served, result.items.map((i) => encodeFor(served, i).object), params.includeObject, rep, metadata));
+    return sendObject(res, 200, rep, toTable(served, result.items.map((i) => encodeFor(served, i).object), params.includeObject, rep, metadata), headers);
   }
   if (rep.as === 'PartialObjectMetadataList' || rep.as === 'PartialObjectMetadata') {
-    return sendObject(res, 200, rep, partialMetadataList(result.items.map((i) => i.object as ApiObject), rep, metadata));
+    return sendObject(res, 200, rep, partialMetadataList(result.items.map((i) => i.object as ApiObject), rep, metadata), headers);
   }
   const apiVersion = apiVersionOf(served.alias?.client ?? served.def.group, served.version.name);
   const listKind = served.def.listKind ?? served.def.kind + 'List';
   // Encode once, write many: the list is the items' cached JSON joined.
   const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
   const body = head + result.items.map((i) => encodeFor(served, i).json).join(',') + ']}';
-  sendJsonText(res, 200, rep, body);
+  sendJsonText(res, 200, rep, body, headers);
 }
 
 async function createObject(deps: ResourceHandlerDeps, served: ServedResource, req: Request, res: Response, namespace: string, params: QueryParams, ctx: RequestContext, rep: Representation): Promise<void> {
@@ -414,5 +418,6 @@ async function deleteCollection(deps: ResourceHandlerDeps, served: ServedResourc
       throw err;
     }
   }
-  sendObject(res, 200, rep, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 200, details: { kind: served.def.kind } }, warningHeader(ctx.warnings));
+  // Kubernetes answers the list of what it deleted, as it listed it.
+  sendList(served, res, listed, params, rep, warningHeader(ctx.warnings));
 }
