@@ -35,7 +35,7 @@ describe('list', () => {
   });
   after(async () => { await s.stop(); });
 
-  it('lists a namespace: kind, apiVersion, resourceVersion, items in name order', async () => {
+  it('lists a namespace: kind, apiVersion, resourceVersion, items in name order without their own kind and apiVersion', async () => {
     const r = await get(ns('la'));
     assert.equal(r.status, 200);
     assert.equal(r.body.kind, 'ConfigMapList');
@@ -43,10 +43,8 @@ describe('list', () => {
     assert.ok(Number(r.body.metadata.resourceVersion) >= rev2);
     assert.deepEqual(Object.keys(r.body.metadata), ['resourceVersion']);
     assert.deepEqual(names(r.body), ['la/a', 'la/b', 'la/c', 'la/d']);
-    for (const item of r.body.items) {
-      assert.equal(item.kind, 'ConfigMap');
-      assert.equal(item.apiVersion, 'v1');
-    }
+    // As Kubernetes encodes lists of built-in kinds: the list says what its items are.
+    for (const item of r.body.items) assert.deepEqual(Object.keys(item), ['metadata', 'data']);
   });
 
   it('lists a namespaced kind across all namespaces', async () => {

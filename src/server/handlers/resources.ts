@@ -193,9 +193,17 @@ function sendList(served: ServedResource, res: Response, result: Awaited<ReturnT
   }
   const apiVersion = apiVersionOf(served.alias?.client ?? served.def.group, served.version.name);
   const listKind = served.def.listKind ?? served.def.kind + 'List';
-  // Encode once, write many: the list is the items' cached JSON joined.
+  // Encode once, write many: the list is the items' cached JSON joined. Items carry no kind and
+  // apiVersion, as Kubernetes encodes built-in lists (clients take both from the list).
+  const typePrefix = `{"kind":${JSON.stringify(served.def.kind)},"apiVersion":${JSON.stringify(apiVersion)},`;
+  const itemJson = (item: CachedObject) => {
+    const { json, object } = encodeFor(served, item);
+    if (json.startsWith(typePrefix)) return '{' + json.slice(typePrefix.length);
+    const { kind: _kind, apiVersion: _apiVersion, ...rest } = object;
+    return JSON.stringify(rest);
+  };
   const head = `{"kind":${JSON.stringify(listKind)},"apiVersion":${JSON.stringify(apiVersion)},"metadata":${JSON.stringify(metadata)},"items":[`;
-  const body = head + result.items.map((i) => encodeFor(served, i).json).join(',') + ']}';
+  const body = head + result.items.map(itemJson).join(',') + ']}';
   sendJsonText(res, 200, rep, body, headers);
 }
 
