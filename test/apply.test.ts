@@ -167,7 +167,7 @@ describe('kubectl apply and field ownership', () => {
       assert.deepEqual(podSpec['f:containers']['k:{"name":"web"}'], {
         '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {},
         'f:ports': { '.': {}, 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } },
-        'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {},
+        'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {},
       });
       assert.match(await ok(['scale', 'deployment', 'csa-deploy', '--replicas=5']), /scaled/);
       d = await getJson('deploy', 'csa-deploy');

@@ -49,7 +49,7 @@ test('defaults: the pod template gets what Kubernetes sets on pod templates (not
   const t = specOf(await h.create(deploy({ template: template({ containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80 }] }] }) }))).template;
   assert.deepEqual(t.metadata, { labels: { app: 'web' }, creationTimestamp: null });
   assert.deepEqual(t.spec, {
-    containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }], imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
+    containers: [{ name: 'web', image: 'nginx', ports: [{ containerPort: 80, protocol: 'TCP' }], imagePullPolicy: 'Always', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }],
     dnsPolicy: 'ClusterFirst', restartPolicy: 'Always', securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler',
   });
 });

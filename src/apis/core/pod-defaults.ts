@@ -50,6 +50,8 @@ function defaultContainer(c: Obj): void {
   if (!c.imagePullPolicy) c.imagePullPolicy = imageTag(String(c.image ?? '')) === 'latest' ? 'Always' : 'IfNotPresent';
   c.terminationMessagePath ||= '/dev/termination-log';
   c.terminationMessagePolicy ||= 'File';
+  // ResourceRequirements is a struct in Go: always written, `{}` when empty.
+  if (!isObj(c.resources)) c.resources = {};
   for (const p of ['livenessProbe', 'readinessProbe', 'startupProbe']) defaultProbe(c[p]);
   if (isObj(c.lifecycle)) { defaultHandler(c.lifecycle.postStart); defaultHandler(c.lifecycle.preStop); }
   for (const ev of list(c.env)) if (isObj(ev.valueFrom)) defaultFieldSelectors(ev.valueFrom);
