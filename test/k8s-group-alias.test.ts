@@ -270,12 +270,21 @@ describe('Kubernetes names of renamed groups', () => {
     assert.equal(deleted!.object.apiVersion, 'rbac.authorization.k8s.io/v1');
   });
 
-  it('discovery lists only the renamed groups; Kubernetes names are not groups of their own', async () => {
+  it('discovery lists only the renamed groups; a Kubernetes name asked for directly answers in that name', async () => {
     const groups = json(await raw(s, 'GET', '/apis')).groups.map((g: { name: string }) => g.name);
     assert.ok(groups.includes('rbac.authorization.svc.io'));
     assert.ok(!groups.some((g: string) => g.endsWith('.k8s.io')));
-    assert.equal((await raw(s, 'GET', '/apis/rbac.authorization.k8s.io')).status, 404);
-    assert.equal((await raw(s, 'GET', RBAC)).status, 404);
+    // As generated clients ask it (the Python client's RbacAuthorizationV1Api().get_api_resources()).
+    const group = await raw(s, 'GET', '/apis/rbac.authorization.k8s.io/');
+    assert.equal(group.status, 200);
+    assert.deepEqual(json(group), {
+      kind: 'APIGroup', apiVersion: 'v1', name: 'rbac.authorization.k8s.io',
+      versions: [{ groupVersion: 'rbac.authorization.k8s.io/v1', version: 'v1' }], preferredVersion: { groupVersion: 'rbac.authorization.k8s.io/v1', version: 'v1' },
+    });
+    const resources = await raw(s, 'GET', `${RBAC}/`);
+    assert.equal(resources.status, 200);
+    assert.equal(json(resources).groupVersion, 'rbac.authorization.k8s.io/v1');
+    assert.ok(json(resources).resources.some((r: { name: string }) => r.name === 'clusterroles'));
     // A Kubernetes name whose renamed group is not served is not a group at all.
     assert.equal((await raw(s, 'GET', '/apis/nothing.k8s.io/v1/things')).status, 404);
     assert.equal((await raw(s, 'GET', `${RBAC.replace('/v1', '/v1beta1')}/clusterroles`)).status, 404);

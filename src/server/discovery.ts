@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { apiVersionOf, type KindDefinition, type VersionDefinition } from '../apis/kind.ts';
 import { computedVerbs, isComputed } from '../apis/computed-kind.ts';
 import { inDiscoveryOrder } from './group-priority.ts';
+import { renamedGroupOf } from './group-alias.ts';
 
 /** One (kind, served version) pair. */
 export interface ServedKind {
@@ -156,12 +157,25 @@ export function apiGroupList(served: readonly ServedKind[]): APIGroupList {
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
-/** `GET /apis/{group}`, or undefined when the group is not served. */
+/**
+ * `GET /apis/{group}`, or undefined when the group is not served. Kubernetes' name of a renamed group
+ * (`rbac.authorization.k8s.io`) answers as that group, in the name asked for (see group-alias.ts): clients
+ * generated from Kubernetes' API ask it, though /apis lists only the renamed name.
+ */
 export function apiGroup(served: readonly ServedKind[], group: string): APIGroup | undefined {
   if (group === '') return undefined;
   const g = inDiscoveryOrder(servedGroups(served).filter((x) => x.name === group))[0];
-  if (!g || g.versions.length === 0) return undefined;
+  if (!g || g.versions.length === 0) {
+    const renamed = renamedGroupOf(group);
+    return renamed ? renameGroup(apiGroup(served, renamed), group) : undefined;
+  }
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(g) };
+}
+
+function renameGroup(doc: APIGroup | undefined, name: string): APIGroup | undefined {
+  if (!doc) return undefined;
+  const versions = doc.versions.map((v) => ({ groupVersion: apiVersionOf(name, v.version), version: v.version }));
+  return { ...doc, name, versions, preferredVersion: versions.find((v) => v.version === doc.preferredVersion.version)! };
 }
 
 // ---- /api/v1 and /apis/{group}/{version} ----
@@ -198,7 +212,12 @@ function mainResource(def: KindDefinition): APIResource {
 /** `GET /api/v1` or `/apis/{group}/{version}`, or undefined when that group-version is not served. */
 export function apiResourceList(served: readonly ServedKind[], group: string, version: string): APIResourceList | undefined {
   const kinds = kindsIn(served, group, version);
-  if (kinds.length === 0) return undefined;
+  if (kinds.length === 0) {
+    // Kubernetes' name of a renamed group, as apiGroup() answers it.
+    const renamed = group && !servedGroups(served).some((g) => g.name === group) ? renamedGroupOf(group) : undefined;
+    const list = renamed ? apiResourceList(served, renamed, version) : undefined;
+    return list && { ...list, groupVersion: apiVersionOf(group, version) };
+  }
   const resources: APIResource[] = [];
   for (const { def } of kinds) {
     resources.push(mainResource(def));

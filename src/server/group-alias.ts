@@ -2,7 +2,7 @@
 // (`kubectl create role` posts to rbac.authorization.k8s.io, `kubectl create token` sends an
 // authentication.k8s.io TokenRequest), so the server reads `<x>.k8s.io` as `<x>.svc.io` wherever it is
 // not a group of its own, and writes its answers in the name the client used. Discovery lists only the
-// renamed groups.
+// renamed groups (a Kubernetes name asked for directly is answered, see discovery.ts).
 import * as status from '../machinery/status.ts';
 import { splitApiVersion } from '../machinery/group-version.ts';
 
