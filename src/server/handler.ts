@@ -20,6 +20,7 @@ import { computedRouteExists, serveComputed } from './handlers/computed.ts';
 import { markDeprecatedRequest } from './deprecated-request.ts';
 import type { ApiServerMetrics } from './metrics/apiserver.ts';
 import { TEXT_FORMAT } from './metrics/registry.ts';
+import { isHealthPath, serveHealth, type HealthChecks } from './health.ts';
 import { auditIdOf, type AdmitTrace, type Auditor, type RequestAudit } from './audit/auditor.ts';
 
 export interface HandlerDeps {
@@ -34,7 +35,7 @@ export interface HandlerDeps {
     serve(req: Request, res: Response, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<boolean>;
   };
   log(line: string): void;
-  readyChecks: Record<string, () => Promise<void>>;
+  healthChecks: HealthChecks;
   /** The server's metrics: served at /metrics, fed by every resource request. */
   metrics?: ApiServerMetrics;
   /** The audit stage: absent unless both an audit policy and an audit log are configured. */
@@ -109,9 +110,9 @@ async function handle(deps: HandlerDeps, discoveryCache: Map<string, { body: str
 async function handleNonResource(deps: HandlerDeps, discoveryCache: Map<string, { body: string; etag: string }>, req: Request, res: Response, info: RequestInfo, url: URL): Promise<void> {
   const path = info.path.replace(/\/+$/, '') || '/';
   const method = req.method ?? 'GET';
-  if (path === '/healthz' || path === '/livez' || path === '/readyz' || /^\/(healthz|livez|readyz)\/[a-z-]+$/.test(path)) {
+  if (isHealthPath(path)) {
     if (method !== 'GET' && method !== 'HEAD') throw status.methodNotAllowed(method, { group: '', resource: path });
-    return health(deps, res, path, url.searchParams.has('verbose'));
+    return serveHealth(deps.healthChecks, res, path, url.searchParams);
   }
   if (method !== 'GET' && method !== 'HEAD') throw status.pathNotFound();
   if (path === '/metrics' && deps.metrics) return send(res, 200, TEXT_FORMAT, deps.metrics.registry.write());
@@ -156,23 +157,3 @@ function sendDiscovery(cache: Map<string, { body: string; etag: string }>, req: 
   send(res, 200, contentType, entry.body, headers);
 }
 
-async function health(deps: HandlerDeps, res: Response, path: string, verbose: boolean): Promise<void> {
-  const [endpoint, only] = path.slice(1).split('/');
-  const checks: Record<string, () => Promise<void>> = { ping: async () => {}, log: async () => {} };
-  if (endpoint !== 'livez') Object.assign(checks, deps.readyChecks);
-  const names = only ? [only] : Object.keys(checks);
-  if (only && !checks[only]) throw status.pathNotFound();
-  const lines: string[] = [];
-  let ok = true;
-  for (const name of names) {
-    try {
-      await checks[name]();
-      lines.push(`[+]${name} ok`);
-    } catch {
-      ok = false;
-      lines.push(`[-]${name} failed: reason withheld`);
-    }
-  }
-  const body = verbose || !ok ? `${lines.join('\n')}\n${endpoint} check ${ok ? 'passed' : 'failed'}\n` : 'ok';
-  send(res, ok ? 200 : 500, 'text/plain; charset=utf-8', body, { 'x-content-type-options': 'nosniff' });
-}

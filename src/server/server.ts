@@ -185,8 +185,14 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
 
   const metrics = apiServerMetrics({ showHiddenMetricsForVersion: opts.showHiddenMetricsForVersion });
   metrics.storedObjects(() => storedObjectCounts(stores.values()));
+  // Set once a stop begins (read by the readiness check below).
+  let stopping: Promise<void> | undefined;
   const handler = buildHandler({
-    surface, storage, admission, watchRegistry, access, log, readyChecks: { [opts.storage ? 'etcd' : 'sqlite']: () => storage.ready() },
+    surface, storage, admission, watchRegistry, access, log, healthChecks: {
+      live: { etcd: () => storage.ready() },
+      // A stopping server is not ready: load balancers take it out while in-flight requests finish.
+      ready: { 'etcd-readiness': () => storage.ready(), shutdown: async () => { if (stopping) throw new Error('shutting down'); } },
+    },
     metrics, auditor,
   });
   const server = http2.createSecureServer({
@@ -235,7 +241,6 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     s.setLocalWindowSize(HTTP2_CONNECTION_WINDOW);
   });
 
-  let stopping: Promise<void> | undefined;
   const stop = () => stopping ??= (async () => {
     // Stop accepting, end watches, let in-flight requests finish, then close every connection.
     const closed = new Promise<void>((r) => server.close(() => r()));
