@@ -97,6 +97,23 @@ describe('Kubernetes names of renamed groups', () => {
     assert.match(again.stderr, /Error from server \(AlreadyExists\): roles\.rbac\.authorization\.k8s\.io "r" already exists/);
   });
 
+  it('kubectl auth reconcile leaves unchanged roles and bindings alone on a second run', async () => {
+    const manifest = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'rec' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get'] }] },
+      { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'recb', namespace: 'default' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'rec' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'carol' }] },
+    ] });
+    await kubectl(['auth', 'reconcile', '-f', '-'], manifest);
+    const uid = JSON.parse(await kubectl(['get', 'rolebinding', 'recb', '-o', 'json'])).metadata.uid;
+    const second = await kubectl(['auth', 'reconcile', '-f', '-'], manifest);
+    assert.doesNotMatch(second, /reconciliation required/, second);
+    assert.equal(JSON.parse(await kubectl(['get', 'rolebinding', 'recb', '-o', 'json'])).metadata.uid, uid);
+    // Read by Kubernetes' name, the binding names the role's group so too.
+    const viaAlias = (await s.request('GET', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/recb')).json();
+    assert.equal(viaAlias.roleRef.apiGroup, 'rbac.authorization.k8s.io');
+    assert.equal(viaAlias.subjects[0].apiGroup, 'rbac.authorization.k8s.io');
+  });
+
   it('kubectl create ingress (networking.k8s.io)', async () => {
     assert.equal((await kubectl(['create', 'ingress', 'web', '--rule=foo.example.com/bar=svc1:8080'])).trim(), 'ingress.networking.k8s.io/web created');
     const ing = JSON.parse(await kubectl(['get', 'ingress', 'web', '-o', 'json']));

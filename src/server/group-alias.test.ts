@@ -23,12 +23,21 @@ describe('group names', () => {
 describe('GroupAlias', () => {
   const alias = new GroupAlias('rbac.authorization.svc.io', 'rbac.authorization.k8s.io');
 
-  it('rewrites the apiVersion of objects in the served group only, never their data', () => {
-    const obj = { apiVersion: 'rbac.authorization.svc.io/v1', kind: 'RoleBinding', roleRef: { apiGroup: 'rbac.authorization.svc.io' } };
+  it('rewrites the apiVersion of objects in the served group only, and a binding\'s references to that group', () => {
+    const obj = {
+      apiVersion: 'rbac.authorization.svc.io/v1', kind: 'RoleBinding', roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'r' },
+      subjects: [{ apiGroup: 'rbac.authorization.svc.io', kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
+      data: { group: 'rbac.authorization.svc.io' },
+    };
     const out = alias.object(obj);
-    assert.deepEqual(out, { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', roleRef: { apiGroup: 'rbac.authorization.svc.io' } });
+    assert.deepEqual(out, {
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
+      data: { group: 'rbac.authorization.svc.io' },
+    });
     assert.equal(obj.apiVersion, 'rbac.authorization.svc.io/v1', 'the input is left as it is');
-    assert.deepEqual(Object.keys(out), ['apiVersion', 'kind', 'roleRef']);
+    assert.equal(obj.roleRef.apiGroup, 'rbac.authorization.svc.io', 'the input is left as it is');
+    assert.deepEqual(Object.keys(out), ['apiVersion', 'kind', 'roleRef', 'subjects', 'data']);
     const scale = { apiVersion: 'autoscaling/v1', kind: 'Scale' };
     assert.equal(alias.object(scale), scale);
     assert.equal(alias.object(null), null);

@@ -47,12 +47,25 @@ export class GroupAlias {
     return gv.group === this.served ? `${this.client}/${gv.version}` : apiVersion;
   }
 
-  /** A shallow copy of `obj` with its apiVersion in the client's group (the same object when it is in another group). */
+  /**
+   * A shallow copy of `obj` with its apiVersion in the client's group (the same object when it is in another
+   * group). A binding's references to its own group (`roleRef.apiGroup`, `subjects[].apiGroup`) are the
+   * group's name too, and kubectl compares them with the name it knows (`kubectl auth reconcile` would
+   * recreate every binding otherwise); they are written in the client's name.
+   */
   object<T>(obj: T): T {
     const o = obj as Record<string, unknown> | null;
     if (o === null || typeof o !== 'object' || typeof o.apiVersion !== 'string') return obj;
     const apiVersion = this.apiVersion(o.apiVersion);
-    return apiVersion === o.apiVersion ? obj : { ...o, apiVersion } as T;
+    if (apiVersion === o.apiVersion) return obj;
+    const out: Record<string, unknown> = { ...o, apiVersion };
+    const named = (ref: unknown) => {
+      const r = ref as Record<string, unknown>;
+      return r !== null && typeof r === 'object' && r.apiGroup === this.served ? { ...r, apiGroup: this.client } : ref;
+    };
+    if (o.roleRef !== undefined) out.roleRef = named(o.roleRef);
+    if (Array.isArray(o.subjects)) out.subjects = o.subjects.map(named);
+    return out as T;
   }
 
   /**
