@@ -8,7 +8,7 @@ import type { Storage } from '../storage/interface.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import { startCompactor, type Compactor } from '../storage/compactor.ts';
 import { ResourceStore } from '../registry/store.ts';
-import { ensureKubernetesService, parseServiceRanges, repairFromStore } from '../registry/service-allocation/setup.ts';
+import { advertisedAddress, ensureKubernetesEndpoints, ensureKubernetesService, parseServiceRanges, repairFromStore } from '../registry/service-allocation/setup.ts';
 import { ServiceAllocator } from '../registry/service-allocation/service-allocator.ts';
 import { serviceKind } from '../apis/core/service.ts';
 import { allKinds } from '../apis/index.ts';
@@ -27,6 +27,7 @@ import { serviceAccountAdmission } from '../admission/service-account.ts';
 import { buildHandler } from './handler.ts';
 import { AccessControl, type AccessControlOptions } from '../auth/access-control.ts';
 import { ensureFlowControlBootstrap } from '../controllers/flowcontrol-bootstrap.ts';
+import { startFlowSchemaStatus } from '../controllers/flowschema-status.ts';
 import { keepSystemObjects } from './system-objects.ts';
 import { startClusterRoleAggregation } from '../controllers/clusterrole-aggregation.ts';
 import { bootstrapTokenControllers, controllerEnabled } from '../controllers/bootstrap-tokens.ts';
@@ -169,6 +170,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
     leases: storeFor('coordination.svc.io', 'leases'),
     controllers: [
       () => startNamespaceController({ namespaces, stores: [...stores.values()], storage, log }),
+      () => startFlowSchemaStatus({ flowSchemas: storeFor('flowcontrol.apiserver.svc.io', 'flowschemas'), priorityLevels: storeFor('flowcontrol.apiserver.svc.io', 'prioritylevelconfigurations'), log, resyncMs: opts.controllerResyncMs }),
       ...(controllerEnabled('clusterrole-aggregation', opts.controllers) ? [() => startClusterRoleAggregation({ clusterRoles: storeFor('rbac.authorization.svc.io', 'clusterroles'), log })] : []),
       ...bootstrapTokenControllers({ enabled: opts.controllers, secrets: storeFor('', 'secrets'), configMaps: storeFor('', 'configmaps'), server: () => listeningUrl, caPem: pki.caCertPem, log }),
       ...builtinControllers({
@@ -220,14 +222,23 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   const url = serverUrl(bindAddress, port);
   listeningUrl = url;
   // As Kubernetes' API server does from a controller, the `kubernetes` Service is made once the server
-  // serves, after its first requests had the event loop: nothing waits for it.
+  // serves, after its first requests had the event loop: nothing waits for it. Its Endpoints follow (when
+  // the server has an address an endpoint may hold: not a loopback one).
+  const endpointAddress = advertisedAddress(bindAddress);
+  if (!endpointAddress) log(`no address to advertise in the kubernetes Endpoints (bound to ${bindAddress}, and no other interface has one)`);
+  const endpointsStore = [...stores.values()].find((st) => st.def.group === '' && st.def.plural === 'endpoints');
+  const ensureEndpoints = () => (endpointAddress && endpointsStore ? ensureKubernetesEndpoints(endpointsStore, endpointAddress, port, !opts.storage, log) : Promise.resolve());
   let kubernetesService: Promise<void> | undefined;
   const kubernetesServiceTimer = setTimeout(() => {
-    kubernetesService = ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log)
-      .catch((err) => log(`the kubernetes Service could not be created: ${(err as Error).message}`));
+    kubernetesService = Promise.all([
+      ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log)
+        .catch((err) => log(`the kubernetes Service could not be created: ${(err as Error).message}`)),
+      ensureEndpoints().catch((err) => log(`the kubernetes Endpoints could not be written: ${(err as Error).message}`)),
+    ]).then(() => {});
   }, KUBERNETES_SERVICE_DELAY_MS);
   const systemObjects = keepSystemObjects([
     { what: 'the kubernetes Service', everyMs: opts.systemObjectsResyncMs ?? 10_000, ensure: () => ensureKubernetesService(storeFor('', 'services'), serviceAllocator, port, log) },
+    { what: 'the kubernetes Endpoints', everyMs: opts.systemObjectsResyncMs ?? 10_000, ensure: ensureEndpoints },
     { what: 'the system namespaces and the flow control configuration', everyMs: opts.systemObjectsResyncMs ?? 60_000, ensure: () => Promise.all([ensureNamespaces(namespaces), ensureFlowControl()]) },
   ], log);
   const kubeconfig = buildKubeconfig({ server: url, caPem: pki.caCertPem, clientCertPem: pki.adminCertPem, clientKeyPem: pki.adminKeyPem });
