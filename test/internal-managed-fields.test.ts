@@ -16,8 +16,17 @@ test('system objects name the component that wrote them in managedFields, and an
     assert.deepEqual(ns.metadata.managedFields[0].fieldsV1, { 'f:metadata': { 'f:labels': { '.': {}, 'f:platform.io/metadata.name': {} } } });
     const admin = (await s.request('GET', '/apis/rbac.authorization.svc.io/v1/clusterroles/admin')).json();
     assert.deepEqual(managers(admin), ['kube-apiserver Update rbac.authorization.svc.io/v1']);
-    const exempt = (await s.request('GET', '/apis/flowcontrol.apiserver.svc.io/v1/flowschemas/exempt')).json();
-    assert.deepEqual(managers(exempt), ['api-priority-and-fairness-config-producer-v1 Update flowcontrol.apiserver.svc.io/v1']);
+    // The producer writes the spec, the consumer (soon after) the status' Dangling condition.
+    const exemptPath = '/apis/flowcontrol.apiserver.svc.io/v1/flowschemas/exempt';
+    await until(async () => managers((await s.request('GET', exemptPath)).json()).length === 2, 'the consumer\'s status write');
+    const exempt = (await s.request('GET', exemptPath)).json();
+    assert.deepEqual(managers(exempt).sort(), [
+      'api-priority-and-fairness-config-consumer-v1 Update flowcontrol.apiserver.svc.io/v1',
+      'api-priority-and-fairness-config-producer-v1 Update flowcontrol.apiserver.svc.io/v1',
+    ]);
+    const consumer = exempt.metadata.managedFields.find((e: any) => e.manager === 'api-priority-and-fairness-config-consumer-v1');
+    assert.equal(consumer.subresource, 'status');
+    assert.deepEqual(Object.keys(consumer.fieldsV1), ['f:status']);
     const rootCaPath = '/api/v1/namespaces/default/configmaps/kube-root-ca.crt';
     await until(async () => (await s.request('GET', rootCaPath)).status === 200, 'kube-root-ca.crt to be published');
     const rootCa = (await s.request('GET', rootCaPath)).json();
