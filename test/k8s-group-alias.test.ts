@@ -6,32 +6,12 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request as httpsRequest } from 'node:https';
-import { startTestServer, type TestServer } from './support/capstan.ts';
+import { startTestServer, rawRequest as raw, type TestServer, type RawResponse } from './support/capstan.ts';
 import { fixtures } from '../src/apis/certificates/testdata/pki.ts';
 import { decodeProtobufObject, encodeProtobufObject, readProtobufWatchFrames } from '../src/server/codecs/protobuf-objects.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const b64 = (x: string) => Buffer.from(x).toString('base64');
-
-interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
-
-function raw(s: TestServer, method: string, path: string, headers: Record<string, string> = {}, body?: Uint8Array | string): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const url = new URL(path, s.url);
-    const req = httpsRequest({
-      host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: false,
-      ca: s.credentials.ca, cert: s.credentials.cert, key: s.credentials.key,
-      headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
 
 /** Opens a watch and reads until `done` says the bytes so far suffice; then hangs up. */
 function watch(s: TestServer, path: string, headers: Record<string, string>, done: (bytes: Buffer) => boolean): Promise<RawResponse> {

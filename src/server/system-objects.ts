@@ -1,5 +1,5 @@
 // Objects Kubernetes' API server keeps in place with loops of its own, not only at its start: the
-// `kubernetes` Service (every 10 s), the system namespaces and the API Priority and Fairness configuration
+// `kubernetes` Service and Endpoints (every 10 s), the system namespaces and the API Priority and Fairness configuration
 // (every minute). One deleted comes back at the next pass; a pass with everything in order writes nothing.
 
 export interface SystemObjectsLoop {

@@ -67,6 +67,27 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<TestSer
   return { ...server, kubectl, request, credentials };
 }
 
+export interface RawResponse { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }
+
+/** A raw HTTPS/1.1 request as the admin whose answer is kept as bytes (protobuf, CBOR, gzip). */
+export function rawRequest(s: TestServer, method: string, path: string, headers: Record<string, string> = {}, body?: Uint8Array | string): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(path, s.url);
+    const req = httpsRequest({
+      host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: false,
+      ca: s.credentials.ca, cert: s.credentials.cert, key: s.credentials.key,
+      headers: body === undefined ? headers : { 'content-length': String(Buffer.byteLength(body)), ...headers },
+    }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
 /** An HTTP/2 session with the admin certificate, for streaming (watch) tests. */
 export function http2Session(server: TestServer): ClientHttp2Session {
   return connect(server.url, { ca: server.credentials.ca, cert: server.credentials.cert, key: server.credentials.key });

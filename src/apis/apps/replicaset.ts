@@ -1,21 +1,19 @@
 // ReplicaSet (apps/v1, namespaced): keeps a number of pods matching its selector running. One replica by
 // default, the pod template's defaults, a selector that matches the template and never changes; status
 // through /status and replicas through the `scale` sub-resource.
-import type { KindDefinition, RequestContext } from '../kind.ts';
+import type { KindDefinition } from '../kind.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta, LabelSelector } from '../meta/v1.ts';
-import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError } from '../../machinery/field-errors.ts';
 import { withProto, described } from '../core/schema-helpers.ts';
 import { PodTemplateSpec } from '../core/pod-schema.ts';
 import { scaleSubresource } from '../autoscaling/scale.ts';
 import {
-  defaultTemplate, dropDisabledTemplateFields, canonicalizeTemplate, selectorErrors, templateForReplicaSetErrors,
-  selectorImmutableErrors, nonNegative, replicaCountErrors, containerCells, selectorCell,
+  defaultTemplate, selectorErrors, templateForReplicaSetErrors, selectorImmutableErrors, nonNegative, replicaSetStrategy,
+  replicaSetColumns, replicaSetConditionSchema, selectorCell,
 } from './workload.ts';
-import { workloadCreateWarnings, workloadUpdateWarnings } from '../core/pod-warnings.ts';
-import { warnWhenValid } from '../warnings.ts';
+import { workloadUpdateWarnings } from '../core/pod-warnings.ts';
 import { GROUP } from './deployment.ts';
 
 type Obj = Record<string, any>;
@@ -41,30 +39,15 @@ export const ReplicaSetSchema = S.object({
     readyReplicas: S.int32({ proto: 4, description: READY_DESCRIPTION }),
     availableReplicas: S.int32({ proto: 5, description: 'The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.' }),
     observedGeneration: S.int64({ proto: 3, description: 'ObservedGeneration reflects the generation of the most recently observed ReplicaSet.' }),
-    conditions: S.list(S.object({
-      type: S.string({ proto: 1, description: 'Type of replica set condition.' }),
-      status: S.string({ proto: 2, description: 'Status of the condition, one of True, False, Unknown.' }),
-      lastTransitionTime: S.time({ proto: 3, description: 'The last time the condition transitioned from one status to another.' }),
-      reason: S.string({ proto: 4, description: "The reason for the condition's last transition." }),
-      message: S.string({ proto: 5, description: 'A human readable message indicating details about the transition.' }),
-    }, { required: ['type', 'status'], ref: 'apps.v1.ReplicaSetCondition', description: 'ReplicaSetCondition describes the state of a replica set at a certain point.' }), { proto: 6, listType: 'map', listMapKeys: ['type'], patchMergeKey: 'type', patchStrategy: 'merge', description: "Represents the latest available observations of a replica set's current state." }),
+    conditions: S.list(replicaSetConditionSchema({ typeDescription: 'Type of replica set condition.', ref: 'apps.v1.ReplicaSetCondition', description: 'ReplicaSetCondition describes the state of a replica set at a certain point.' }), { proto: 6, listType: 'map', listMapKeys: ['type'], patchMergeKey: 'type', patchStrategy: 'merge', description: "Represents the latest available observations of a replica set's current state." }),
   }, { proto: 3, required: ['replicas'], ref: 'apps.v1.ReplicaSetStatus', description: 'ReplicaSetStatus represents the current status of a ReplicaSet.' }),
 }, { ref: 'apps.v1.ReplicaSet', description: 'ReplicaSet ensures that a specified number of pod replicas are running at any given time.' });
 
 const specOf = (o: ApiObject) => (o.spec ?? {}) as Obj;
-const statusOf = (o: ApiObject) => (o.status ?? {}) as Obj;
 
 function specErrors(obj: ApiObject): FieldError[] {
   const spec = specOf(obj);
   return [...nonNegative(spec, ['replicas', 'minReadySeconds'], 'spec'), ...selectorErrors(spec), ...templateForReplicaSetErrors(spec)];
-}
-
-function statusErrors(obj: ApiObject): FieldError[] {
-  const status = statusOf(obj);
-  return [
-    ...nonNegative(status, ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], 'status'),
-    ...replicaCountErrors(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']),
-  ];
 }
 
 export const replicaSetKind: KindDefinition = {
@@ -88,29 +71,6 @@ export const replicaSetKind: KindDefinition = {
     const status = (obj.status ??= {}) as Obj;
     status.replicas ??= 0;
   },
-  prepareForCreate(obj) {
-    obj.status = { replicas: 0 };
-    dropDisabledTemplateFields(specOf(obj), undefined);
-  },
-  prepareForUpdate(obj, old, ctx: RequestContext) {
-    if (ctx.subresource !== 'status') dropDisabledTemplateFields(specOf(obj), specOf(old));
-  },
-  validate: (obj, ctx) => warnWhenValid(specErrors(obj), ctx, () => workloadCreateWarnings(obj)),
-  validateUpdate(obj, old, ctx) {
-    if (ctx.subresource === 'status') return statusErrors(obj);
-    return warnWhenValid([...specErrors(obj), ...selectorImmutableErrors(obj, old)], ctx, () => workloadUpdateWarnings(obj, old));
-  },
-  canonicalize: (obj) => canonicalizeTemplate(specOf(obj)),
-
-  fieldSelectors: { 'status.replicas': (o) => String(statusOf(o).replicas ?? 0) },
-  tableColumns: [
-    nameColumn,
-    { name: 'Desired', type: 'integer', description: DESIRED_DESCRIPTION, cell: (o) => specOf(o).replicas ?? 0 },
-    { name: 'Current', type: 'integer', description: CURRENT_DESCRIPTION, cell: (o) => statusOf(o).replicas ?? 0 },
-    { name: 'Ready', type: 'integer', description: READY_DESCRIPTION, cell: (o) => statusOf(o).readyReplicas ?? 0 },
-    ageColumn,
-    { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.', cell: (o) => containerCells(o).names },
-    { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.', cell: (o) => containerCells(o).images },
-    { name: 'Selector', type: 'string', priority: 1, description: SELECTOR_DESCRIPTION, cell: selectorCell },
-  ],
+  ...replicaSetStrategy({ specErrors, updateErrors: selectorImmutableErrors, updateWarnings: workloadUpdateWarnings }),
+  tableColumns: replicaSetColumns({ desired: DESIRED_DESCRIPTION, current: CURRENT_DESCRIPTION, ready: READY_DESCRIPTION, selector: SELECTOR_DESCRIPTION }, selectorCell),
 };

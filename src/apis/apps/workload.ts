@@ -1,7 +1,11 @@
-// What the apps workloads (Deployments, ReplicaSets, DaemonSets, StatefulSets) share: the pod template
-// (defaults, Kubernetes' template checks), the selector rules, the int-or-percent rules of rolling updates and
-// the Go renderings of values their messages show.
+// What the apps workloads (Deployments, ReplicaSets, DaemonSets, StatefulSets) and core's ReplicationController
+// share: the pod template (defaults, Kubernetes' template checks), the selector rules, the ReplicaSet strategy,
+// status checks and columns, the int-or-percent rules of rolling updates and the Go renderings of values their
+// messages show.
 import type { ApiObject } from '../meta/v1.ts';
+import type { KindDefinition, TableColumn } from '../kind.ts';
+import { S } from '../meta/schema.ts';
+import { nameColumn, ageColumn } from '../meta/table.ts';
 import { type FieldError, invalid, required, forbidden, notSupported } from '../../machinery/field-errors.ts';
 import { validateLabelSelector, validateNonnegativeField } from '../../machinery/validation/objectmeta.ts';
 import { isValidLabelValue, isValidPercent } from '../../machinery/validation/strings.ts';
@@ -11,6 +15,8 @@ import { goQuote, goStringSlice, errorWithGoValue } from '../../machinery/go-for
 import { defaultPodSpec, dropDisabledPodSpecFields, canonicalizePodSpec, templateMetadata } from '../core/pod-defaults.ts';
 import { podTemplateSpecErrors } from '../core/pod-validation.ts';
 import { readOnlyPersistentDiskErrors } from '../core/volume-validation.ts';
+import { workloadCreateWarnings } from '../core/pod-warnings.ts';
+import { warnWhenValid } from '../warnings.ts';
 
 type Obj = Record<string, any>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -82,14 +88,25 @@ export function templateForReplicaSetErrors(spec: Obj): FieldError[] {
     parsed = false;
     errs.push(errorWithGoValue('FieldValueInvalid', 'spec.selector', spec.selector, goLabelSelector(spec.selector), 'invalid label selector'));
   }
-  if (parsed && !matches) errs.push(errorWithGoValue('FieldValueInvalid', 'spec.template.metadata.labels', labels, goStringMap(labels), '`selector` does not match template `labels`'));
-  if (parsed) {
-    errs.push(...podTemplateSpecErrors(tpl, 'spec.template'));
-    if ((spec.replicas ?? 0) > 1) errs.push(...readOnlyPersistentDiskErrors(tpl.spec?.volumes, 'spec.template.spec.volumes'));
-    const restart = tpl.spec?.restartPolicy;
-    if (restart !== 'Always') errs.push(notSupported('spec.template.spec.restartPolicy', restart ?? '', ['Always']));
-    if (typeof tpl.spec?.activeDeadlineSeconds === 'number') errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', 'activeDeadlineSeconds in ReplicaSet is not Supported'));
-  }
+  if (parsed && !matches) errs.push(templateLabelsMismatch(labels));
+  if (parsed) errs.push(...replicatedTemplateErrors(tpl, spec.replicas, 'ReplicaSet'));
+  return errs;
+}
+
+/** The template's labels do not satisfy the workload's selector. */
+export function templateLabelsMismatch(labels: Record<string, string> | undefined): FieldError {
+  return errorWithGoValue('FieldValueInvalid', 'spec.template.metadata.labels', labels, goStringMap(labels), '`selector` does not match template `labels`');
+}
+
+/** What ValidatePodTemplateSpecForReplicaSet and ValidatePodTemplateSpecForRC check of the template itself, after
+ *  the selector: a valid pod template, read-only disks when replicated, restartPolicy Always, no active deadline
+ *  (`owner` names the kind in that message). */
+export function replicatedTemplateErrors(tpl: Obj, replicas: unknown, owner: string): FieldError[] {
+  const errs = podTemplateSpecErrors(tpl, 'spec.template');
+  if (typeof replicas === 'number' && replicas > 1) errs.push(...readOnlyPersistentDiskErrors(tpl.spec?.volumes, 'spec.template.spec.volumes'));
+  const restart = tpl.spec?.restartPolicy;
+  if (restart !== 'Always') errs.push(notSupported('spec.template.spec.restartPolicy', restart ?? '', ['Always']));
+  if (typeof tpl.spec?.activeDeadlineSeconds === 'number') errs.push(forbidden('spec.template.spec.activeDeadlineSeconds', `activeDeadlineSeconds in ${owner} is not Supported`));
   return errs;
 }
 
@@ -102,6 +119,15 @@ export function selectorImmutableErrors(obj: ApiObject, old: ApiObject): FieldEr
 
 export function nonNegative(obj: Obj, fields: string[], path: string): FieldError[] {
   return fields.flatMap((f) => validateNonnegativeField(obj[f], `${path}.${f}`));
+}
+
+/** ValidateReplicaSetStatus, which ValidateReplicationControllerStatus repeats: counts not negative, none above
+ *  status.replicas, available not above ready. */
+export function replicaSetStatusErrors(status: Obj): FieldError[] {
+  return [
+    ...nonNegative(status, ['replicas', 'fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'], 'status'),
+    ...replicaCountErrors(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']),
+  ];
 }
 
 /** The replica counts a status reports may not exceed status.replicas, nor available exceed ready. */
@@ -126,6 +152,65 @@ export function collisionCountErrors(status: Obj, oldStatus: Obj): FieldError[] 
 export function containerCells(obj: ApiObject): { names: string; images: string } {
   const ctrs = ((obj.spec as Obj | undefined)?.template?.spec?.containers ?? []) as Obj[];
   return { names: ctrs.map((c) => c?.name ?? '').join(','), images: ctrs.map((c) => c?.image ?? '').join(',') };
+}
+
+/** A ReplicaSetCondition or ReplicationControllerCondition: the same fields, described for the kind. */
+export function replicaSetConditionSchema(o: { typeDescription: string; ref: string; description: string }) {
+  return S.object({
+    type: S.string({ proto: 1, description: o.typeDescription }),
+    status: S.string({ proto: 2, description: 'Status of the condition, one of True, False, Unknown.' }),
+    lastTransitionTime: S.time({ proto: 3, description: 'The last time the condition transitioned from one status to another.' }),
+    reason: S.string({ proto: 4, description: "The reason for the condition's last transition." }),
+    message: S.string({ proto: 5, description: 'A human readable message indicating details about the transition.' }),
+  }, { required: ['type', 'status'], ref: o.ref, description: o.description });
+}
+
+/** What a ReplicaSet's or a ReplicationController's strategy adds to its checks on update, besides the spec's. */
+export interface ReplicaSetRules {
+  specErrors(obj: ApiObject): FieldError[];
+  updateErrors(obj: ApiObject, old: ApiObject): FieldError[];
+  updateWarnings(obj: ApiObject, old: ApiObject): string[];
+}
+
+/** The strategy hooks ReplicaSets and ReplicationControllers share: status cleared to `{replicas: 0}` on create,
+ *  the template's disabled fields dropped, the spec checked on create (with the workload warnings) and update,
+ *  a /status write checked as ValidateReplicaSetStatus, the template canonical, a `status.replicas` field
+ *  selector. */
+export function replicaSetStrategy(rules: ReplicaSetRules): Pick<KindDefinition, 'prepareForCreate' | 'prepareForUpdate' | 'validate' | 'validateUpdate' | 'canonicalize' | 'fieldSelectors'> {
+  const spec = (o: ApiObject) => (o.spec ?? {}) as Obj;
+  const status = (o: ApiObject) => (o.status ?? {}) as Obj;
+  return {
+    prepareForCreate(obj) {
+      obj.status = { replicas: 0 };
+      dropDisabledTemplateFields(spec(obj), undefined);
+    },
+    prepareForUpdate(obj, old, ctx) {
+      if (ctx.subresource !== 'status') dropDisabledTemplateFields(spec(obj), spec(old));
+    },
+    validate: (obj, ctx) => warnWhenValid(rules.specErrors(obj), ctx, () => workloadCreateWarnings(obj)),
+    validateUpdate(obj, old, ctx) {
+      if (ctx.subresource === 'status') return replicaSetStatusErrors(status(obj));
+      return warnWhenValid([...rules.specErrors(obj), ...rules.updateErrors(obj, old)], ctx, () => rules.updateWarnings(obj, old));
+    },
+    canonicalize: (obj) => canonicalizeTemplate(spec(obj)),
+    fieldSelectors: { 'status.replicas': (o) => String(status(o).replicas ?? 0) },
+  };
+}
+
+/** The columns kubectl shows for a ReplicaSet and a ReplicationController, described by the kind's own fields. */
+export function replicaSetColumns(describe: { desired: string; current: string; ready: string; selector: string }, selector: (obj: ApiObject) => string): TableColumn[] {
+  const spec = (o: ApiObject) => (o.spec ?? {}) as Obj;
+  const status = (o: ApiObject) => (o.status ?? {}) as Obj;
+  return [
+    nameColumn,
+    { name: 'Desired', type: 'integer', description: describe.desired, cell: (o) => spec(o).replicas ?? 0 },
+    { name: 'Current', type: 'integer', description: describe.current, cell: (o) => status(o).replicas ?? 0 },
+    { name: 'Ready', type: 'integer', description: describe.ready, cell: (o) => status(o).readyReplicas ?? 0 },
+    ageColumn,
+    { name: 'Containers', type: 'string', priority: 1, description: 'Names of each container in the template.', cell: (o) => containerCells(o).names },
+    { name: 'Images', type: 'string', priority: 1, description: 'Images referenced by each container in the template.', cell: (o) => containerCells(o).images },
+    { name: 'Selector', type: 'string', priority: 1, description: describe.selector, cell: selector },
+  ];
 }
 
 export function selectorCell(obj: ApiObject): string {

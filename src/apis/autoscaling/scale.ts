@@ -1,11 +1,11 @@
-// autoscaling/v1 Scale: the view the `scale` sub-resource of workloads serves (Deployment, ReplicaSet), and
-// what a HorizontalPodAutoscaler's scaleTargetRef reads and writes.
+// autoscaling/v1 Scale: the view the `scale` sub-resource of workloads serves (Deployment, ReplicaSet,
+// ReplicationController ...), and what a HorizontalPodAutoscaler's scaleTargetRef reads and writes.
 import type { ViewSubresource } from '../kind.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
 import { withProto } from '../core/schema-helpers.ts';
-import { labelSelectorToString } from '../../machinery/labels.ts';
+import { labelSelectorToString, selectorFromSet } from '../../machinery/labels.ts';
 import { invalid } from '../../machinery/field-errors.ts';
 import * as status from '../../machinery/status.ts';
 
@@ -24,7 +24,11 @@ export const ScaleSchema = S.object({
 
 type Obj = Record<string, any>;
 
-function selectorText(selector: unknown): string {
+/** How a workload's spec.selector reads as Scale.status.selector. */
+export type ScaleSelectorText = (selector: unknown) => string;
+
+/** A metav1.LabelSelector object (the apps workloads'). */
+function labelSelectorText(selector: unknown): string {
   try {
     return labelSelectorToString(selector as Obj);
   } catch {
@@ -32,8 +36,11 @@ function selectorText(selector: unknown): string {
   }
 }
 
+/** A map of labels to match exactly (a ReplicationController's). */
+export const labelSetText: ScaleSelectorText = (selector) => selectorFromSet(selector as Record<string, string> | undefined).toString();
+
 /** The Scale of a workload whose desired count is spec.replicas and observed count status.replicas. */
-export function scaleOf(obj: ApiObject): ApiObject {
+export function scaleOf(obj: ApiObject, selectorText: ScaleSelectorText = labelSelectorText): ApiObject {
   const spec = (obj.spec ?? {}) as Obj;
   const st = (obj.status ?? {}) as Obj;
   const { name, namespace, uid, resourceVersion, creationTimestamp } = obj.metadata;
@@ -49,7 +56,7 @@ export function scaleOf(obj: ApiObject): ApiObject {
 }
 
 /** The `scale` sub-resource of a workload kind: GET reads the Scale, PUT and PATCH set spec.replicas. */
-export function scaleSubresource(group: string, resource: string): ViewSubresource {
+export function scaleSubresource(group: string, resource: string, selectorText?: ScaleSelectorText): ViewSubresource {
   return {
     name: 'scale',
     group: 'autoscaling',
@@ -57,7 +64,7 @@ export function scaleSubresource(group: string, resource: string): ViewSubresour
     kind: 'Scale',
     verbs: ['get', 'patch', 'update'],
     schema: ScaleSchema,
-    get: scaleOf,
+    get: (obj) => scaleOf(obj, selectorText),
     update(stored, view) {
       const name = stored.metadata.name ?? '';
       const replicas = (view.spec as Obj | undefined)?.replicas ?? 0;

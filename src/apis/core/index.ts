@@ -9,8 +9,10 @@ import { persistentVolumeKind } from './persistentvolume.ts';
 import { persistentVolumeClaimKind } from './persistentvolumeclaim.ts';
 import { podKind } from './pod.ts';
 import { serviceKind } from './service.ts';
+import { endpointsKind } from './endpoints.ts';
 import { eventKind } from './event.ts';
 import { resourceQuotaKind } from './resourcequota.ts';
+import { replicationControllerKind } from './replicationcontroller.ts';
 import { componentStatusKind } from './componentstatus.ts';
 
-export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind, podKind, serviceKind, eventKind, resourceQuotaKind, componentStatusKind];
+export const kinds: KindDefinition[] = [namespaceKind, nodeKind, configMapKind, secretKind, serviceAccountKind, persistentVolumeKind, persistentVolumeClaimKind, podKind, serviceKind, endpointsKind, eventKind, resourceQuotaKind, replicationControllerKind, componentStatusKind];
