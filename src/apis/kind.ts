@@ -80,6 +80,9 @@ export interface ViewTarget {
   /** Deletes it with a DeleteOptions body's options, checked as a DELETE's are (no admission of its own: the
    *  sub-resource's create was admitted). */
   delete(options: Record<string, unknown> | undefined): Promise<void>;
+  /** Writes the object as `transform` makes it from the stored one, through the sub-resource's name (the
+   *  kind's update checks see `ctx.subresource`); a StatusError the transform throws is the answer. */
+  update(transform: (current: ApiObject) => ApiObject): Promise<void>;
 }
 
 /** A sub-resource served as a view over the same stored object (Scale, approval ...). */
@@ -100,6 +103,8 @@ export interface ViewSubresource {
   /** POST to the sub-resource (a Pod's eviction): the body is the view's kind, admitted as a CREATE of the
    *  sub-resource; acts on the stored object and gives the answer (a Status). */
   create?(view: ApiObject, target: ViewTarget): Promise<ApiObject>;
+  /** Its `target.update` writes status and spec alike (a Pod's binding); otherwise the status is kept. */
+  writesWholeObject?: boolean;
 }
 
 export interface KindDefinition {

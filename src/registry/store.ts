@@ -539,7 +539,9 @@ export class ResourceStore {
       this.def.prepareForUpdate?.(merged, old, opts.ctx);
       return merged;
     }
-    if (this.def.status) {
+    // A view that writes the whole object (a Pod's binding) keeps the status it made.
+    const wholeObject = !!opts.subresource && !!this.def.views?.some((v) => v.name === opts.subresource && v.writesWholeObject);
+    if (this.def.status && !wholeObject) {
       for (const path of this.def.status.mainResetsFields ?? ['status']) copyPath(old, obj, path.split('.'));
     }
     normalizeAsGoEncodes(obj, this.storageSchema);

@@ -19,6 +19,7 @@ function target(phase: string | undefined, races = 0, extra: Partial<ApiObject['
       if (races > 0) { races--; rv++; }
       if (wanted !== undefined && wanted !== String(rv)) throw status.conflict({ group: '', resource: 'pods' }, 'p', 'the object has been modified');
     },
+    update: async () => { throw new Error('an eviction does not update'); },
   };
   return { t, deletes };
 }

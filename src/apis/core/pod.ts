@@ -2,6 +2,7 @@
 // afterwards the spec changes only in the few ways Kubernetes allows, and status only through /status.
 import type { KindDefinition, RequestContext } from '../kind.ts';
 import { evictionSubresource } from './pod-eviction.ts';
+import { bindingSubresource, isBindingWrite } from './pod-binding.ts';
 import type { ApiObject } from '../meta/v1.ts';
 import { nameColumn, ageColumn, translateTimestampSince, CREATION_TIMESTAMP_DESCRIPTION } from '../meta/table.ts';
 import { type FieldError } from '../../machinery/field-errors.ts';
@@ -121,6 +122,8 @@ function prepareForCreate(obj: ApiObject): void {
 }
 
 function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): void {
+  // A binding is written as it was made (pod-binding.ts), as Kubernetes writes it to storage.
+  if (isBindingWrite(ctx)) return;
   if (ctx.subresource === 'status') {
     obj.spec = structuredClone(old.spec);
     dropDisabledPodStatusFields(statusOf(obj), statusOf(old));
@@ -145,7 +148,7 @@ export const podKind: KindDefinition = {
   versions: [{ name: 'v1', stability: 'stable', schema: PodSchema }],
   storageVersion: 'v1',
   status: {},
-  views: [evictionSubresource],
+  views: [evictionSubresource, bindingSubresource],
   trackGeneration: false,
   deleteReturnsObject: true,
 
@@ -168,6 +171,7 @@ export const podKind: KindDefinition = {
     return warnWhenValid(errs, ctx, () => podCreateWarnings(obj));
   },
   validateUpdate(obj, old, ctx) {
+    if (isBindingWrite(ctx)) return [];
     const spec = specOf(obj);
     const annotations = obj.metadata.annotations, oldAnnotations = old.metadata.annotations;
     const annotationErrs = podAnnotationErrors(annotations, spec, hasInvalidDeletionCost(oldAnnotations));

@@ -251,6 +251,12 @@ async function createOnView(deps: ResourceHandlerDeps, served: ServedResource, v
       ctx.dryRun = opts.dryRun;
       await served.store.delete(namespace, name, { ctx, dryRun: opts.dryRun, preconditions: opts.preconditions, propagationPolicy: opts.propagationPolicy, gracePeriodSeconds: opts.gracePeriodSeconds });
     },
+    async update(transform) {
+      await served.store.update(namespace, (current) => {
+        if (!current) throw status.notFound({ group: served.def.group, resource: served.def.plural }, name);
+        return transform(deepClone(current) as ApiObject);
+      }, { ctx, dryRun: params.dryRun, subresource: view.name, allowCreate: false, name });
+    },
   });
   sendObject(res, 201, rep, answer, warningHeader(ctx.warnings));
 }
