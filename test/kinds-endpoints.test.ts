@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './support/capstan.ts';
 import { header, row } from './support/kubectl-table.ts';
 import { pythonClient, runPython } from './support/python.ts';
 import { until } from './support/until.ts';
-import { advertisedAddress } from '../src/registry/service-allocation/setup.ts';
+import { advertisedAddress } from '../src/server/kubernetes-endpoints.ts';
 
 const EP = '/api/v1/namespaces/default/endpoints';
 const json = (o: unknown) => JSON.stringify(o);

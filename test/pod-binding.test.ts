@@ -75,6 +75,9 @@ describe('pods/binding', () => {
     const stale = await bind('c', binding('c', 'node-1', { uid: 'not-the-uid' }));
     assert.equal(stale.status, 409);
     assert.equal(stale.json().message, `Operation cannot be fulfilled on pods "c": Precondition failed: UID in precondition: not-the-uid, UID in object meta: ${c.metadata.uid}`);
+    const staleVersion = await bind('c', binding('c', 'node-1', { resourceVersion: '1' }));
+    assert.equal(staleVersion.status, 409);
+    assert.equal(staleVersion.json().message, `Operation cannot be fulfilled on pods "c": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${c.metadata.resourceVersion}`);
     assert.equal((await bind('c', binding('c', 'node-1'), '?dryRun=All')).status, 201);
     assert.equal((await get('c')).spec.nodeName, undefined);
     const missing = await bind('nope', binding('nope', 'node-1'));

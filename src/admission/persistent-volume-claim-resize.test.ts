@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { persistentVolumeClaimResize, claimClass, growsStorage } from './persistent-volume-claim-resize.ts';
+import { persistentVolumeClaimResize, growsStorage } from './persistent-volume-claim-resize.ts';
+import { storageClassOf as claimClass } from '../apis/core/persistentvolume-common.ts';
 import type { AdmissionAttributes } from './chain.ts';
 import { storageClassKind } from '../apis/storage/storageclass.ts';
 import { persistentVolumeClaimKind } from '../apis/core/persistentvolumeclaim.ts';

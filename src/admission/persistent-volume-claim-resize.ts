@@ -9,20 +9,13 @@ import type { Storage } from '../storage/interface.ts';
 import type { ApiObject } from '../apis/meta/v1.ts';
 import { syncToStorage } from '../registry/list.ts';
 import { quantityFromJSON, type Quantity } from '../machinery/quantity.ts';
-import { BETA_STORAGE_CLASS_ANNOTATION } from '../apis/core/persistentvolume-common.ts';
+import { storageClassOf } from '../apis/core/persistentvolume-common.ts';
 import { admissionForbidden } from './forbidden.ts';
 
 export const ONLY_BOUND_MESSAGE = 'Only bound persistent volume claims can be expanded';
 export const CLASS_MUST_ALLOW_MESSAGE = 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize';
 
 interface Claim { spec?: { storageClassName?: string | null; resources?: { requests?: Record<string, unknown> | null } | null }; status?: { phase?: string } }
-
-/** Kubernetes' GetPersistentVolumeClaimClass: the beta annotation first, else spec.storageClassName, else "". */
-export function claimClass(claim: ApiObject): string {
-  const annotations = claim.metadata.annotations;
-  if (annotations && Object.hasOwn(annotations, BETA_STORAGE_CLASS_ANNOTATION)) return annotations[BETA_STORAGE_CLASS_ANNOTATION] ?? '';
-  return (claim as Claim).spec?.storageClassName ?? '';
-}
 
 /** The claim's storage request; a missing one counts as zero. Undefined when it is no quantity (validation says so). */
 function requestedStorage(claim: ApiObject): Quantity | undefined {
@@ -58,7 +51,7 @@ export function persistentVolumeClaimResize(storageClasses: () => ResourceStore 
       if (operation !== 'UPDATE' || served.def.group !== '' || served.def.plural !== 'persistentvolumeclaims' || attrs.ctx.subresource || !object || !oldObject) return;
       if (!growsStorage(object, oldObject)) return;
       if ((oldObject as Claim).status?.phase !== 'Bound') throw admissionForbidden(attrs, ONLY_BOUND_MESSAGE);
-      const cls = claimClass(object), oldCls = claimClass(oldObject);
+      const cls = storageClassOf(object), oldCls = storageClassOf(oldObject);
       if (cls === '' || cls !== oldCls) throw admissionForbidden(attrs, CLASS_MUST_ALLOW_MESSAGE);
       return checkClass(attrs, storageClasses(), cls);
     },

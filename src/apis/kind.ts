@@ -138,6 +138,9 @@ export interface KindDefinition {
   allowUnconditionalUpdate?: boolean;
   /** DELETE answers the deleted object instead of a Status. */
   deleteReturnsObject?: boolean;
+  /** Answered in another name of its group (Kubernetes' name of a renamed group, server/group-alias.ts): a
+   *  copy of `obj` whose fields that name the group itself (a binding's roleRef) say `client` for `served`. */
+  groupReferencesIn?(obj: ApiObject, served: string, client: string): ApiObject;
   /** Name validation for metadata.name: DNS subdomain unless said otherwise. */
   nameValidation?: 'dns-subdomain' | 'dns-label' | 'path-segment' | ((name: string, prefix: boolean) => string[]);
   /** Generation is kept (and bumped on spec changes); false for kinds without spec semantics. */

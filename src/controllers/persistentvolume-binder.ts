@@ -27,7 +27,8 @@ import type { CacheEvent } from '../storage/cache.ts';
 import { isConflict, isNotFound } from '../machinery/status.ts';
 import { deepEqual } from '../machinery/schema/walk.ts';
 import { claimHasClass, defaultStorageClass } from '../admission/default-storage-class.ts';
-import { controllerContext } from './client.ts';
+import { storageClassOf } from '../apis/core/persistentvolume-common.ts';
+import { controllerContext, withoutFinalizer } from './client.ts';
 import { claimNames } from './pvc-protection.ts';
 import { startInformer } from './informer.ts';
 import { Requeue, WorkQueue } from './work-queue.ts';
@@ -35,7 +36,7 @@ import type { EventRecorder } from './events.ts';
 import {
   ANN_BIND_COMPLETED, ANN_BOUND_BY_CONTROLLER, ANN_DYNAMICALLY_PROVISIONED, ANN_BETA_STORAGE_PROVISIONER, ANN_STORAGE_PROVISIONER,
   ANN_SELECTED_NODE, ANN_MIGRATED_TO, PV_CONTROLLER_FINALIZER,
-  claimClass, claimReference, findBestMatchForClaim, hasAnnotation, isVolumeBoundToClaim, volumeModeMismatch, volumeUnsatisfying,
+  claimReference, findBestMatchForClaim, hasAnnotation, isVolumeBoundToClaim, volumeModeMismatch, volumeUnsatisfying,
 } from './volume-binding.ts';
 
 type Obj = Record<string, any>;
@@ -221,7 +222,7 @@ export function startPersistentVolumeBinder(deps: PersistentVolumeBinderDeps): {
 
   /** IsDelayBindingMode: the claim's class binds on first consumer. */
   function isDelayBinding(claim: Obj): boolean {
-    const name = claimClass(claim);
+    const name = storageClassOf(claim);
     if (!name) return false;
     const cls = storageClass(name);
     if (!cls) return false;
@@ -263,7 +264,7 @@ export function startPersistentVolumeBinder(deps: PersistentVolumeBinderDeps): {
 
   /** provisionClaim: an external provisioner is told through the claim's annotations; no in-tree one runs here. */
   async function provisionClaim(claim: Obj): Promise<void> {
-    const className = claimClass(claim);
+    const className = storageClassOf(claim);
     const cls = storageClass(className);
     if (!cls) {
       event(claim, 'Warning', 'ProvisioningFailed', `storageclass.storage.svc.io "${className}" not found`);
@@ -310,7 +311,7 @@ export function startPersistentVolumeBinder(deps: PersistentVolumeBinderDeps): {
       if (await assignDefaultStorageClass(claim)) return;
       if (delayBinding && !hasAnnotation(claim, ANN_SELECTED_NODE)) {
         emitEventForUnboundDelayBindingClaim(claim);
-      } else if (claimClass(claim) !== '') {
+      } else if (storageClassOf(claim) !== '') {
         await provisionClaim(claim);
         return;
       } else {
@@ -417,9 +418,8 @@ export function startPersistentVolumeBinder(deps: PersistentVolumeBinderDeps): {
     }
     let current = fresh;
     if ((current.metadata?.finalizers ?? []).includes(PV_CONTROLLER_FINALIZER)) {
-      const next = structuredClone(current);
-      next.metadata.finalizers = next.metadata.finalizers.filter((f: string) => f !== PV_CONTROLLER_FINALIZER);
-      if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
+      const next = structuredClone(current) as ApiObject;
+      withoutFinalizer(next, PV_CONTROLLER_FINALIZER);
       current = await save(volumes, next);
     }
     try {

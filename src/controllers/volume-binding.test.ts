@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  accessModesString, claimClass, findBestMatchForClaim, findMatchingVolume, hasAccessModes, isVolumeBoundToClaim, volumeClass,
-  volumeModeMismatch, volumeUnsatisfying,
+  accessModeSet, findBestMatchForClaim, findMatchingVolume, hasAccessModes, isVolumeBoundToClaim, volumeModeMismatch, volumeUnsatisfying,
 } from './volume-binding.ts';
+import { storageClassOf as claimClass, storageClassOf as volumeClass } from '../apis/core/persistentvolume-common.ts';
 
 type Obj = Record<string, any>;
 
@@ -34,8 +34,8 @@ test('classes: the beta annotation wins; unset and "" are both no class', () => 
 });
 
 test('access modes: a set in Kubernetes order; a volume must hold every mode asked for', () => {
-  assert.equal(accessModesString(['ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOnce', 'ReadOnlyMany']), 'RWO,ROX,RWX');
-  assert.equal(accessModesString(['ReadWriteOncePod']), 'RWOP');
+  assert.deepEqual(accessModeSet(['ReadWriteMany', 'ReadWriteOnce', 'ReadWriteOnce', 'ReadOnlyMany']), ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany']);
+  assert.deepEqual(accessModeSet(['ReadWriteOncePod']), ['ReadWriteOncePod']);
   assert.equal(hasAccessModes(pvc('c', '1Gi', { modes: ['ReadWriteOnce'] }), pv('v', '1Gi', { modes: ['ReadWriteOnce', 'ReadOnlyMany'] })), true);
   assert.equal(hasAccessModes(pvc('c', '1Gi', { modes: ['ReadWriteMany'] }), pv('v', '1Gi', { modes: ['ReadWriteOnce'] })), false);
   assert.equal(volumeModeMismatch({ spec: {} }, { spec: { volumeMode: 'Filesystem' } }), false);

@@ -6,7 +6,7 @@
 // unclaimed volume of the claim's class whose labels match the claim's selector and that holds the request.
 // Node affinity is not looked at: that is the scheduler's part (no node is in scope here).
 import type { ApiObject } from '../apis/meta/v1.ts';
-import { BETA_STORAGE_CLASS_ANNOTATION } from '../apis/core/persistentvolume-common.ts';
+import { storageClassOf } from '../apis/core/persistentvolume-common.ts';
 import { labelSelectorFromObject, type LabelSelectorMatcher } from '../machinery/labels.ts';
 import { Quantity, quantityFromJSON } from '../machinery/quantity.ts';
 
@@ -29,34 +29,16 @@ export const ANN_MIGRATED_TO = 'pv.platform.io/migrated-to';
 export const PV_CONTROLLER_FINALIZER = 'platform.io/pv-controller';
 
 const ACCESS_MODE_ORDER = ['ReadWriteOnce', 'ReadOnlyMany', 'ReadWriteMany', 'ReadWriteOncePod'];
-const ACCESS_MODE_SHORT: Record<string, string> = { ReadWriteOnce: 'RWO', ReadOnlyMany: 'ROX', ReadWriteMany: 'RWX', ReadWriteOncePod: 'RWOP' };
 
 export const hasAnnotation = (obj: Obj, name: string): boolean => {
   const annotations = obj.metadata?.annotations;
   return !!annotations && Object.hasOwn(annotations, name);
 };
 
-/** GetPersistentVolumeClaimClass: the beta annotation, else spec.storageClassName; "" for none. */
-export function claimClass(claim: Obj): string {
-  if (hasAnnotation(claim, BETA_STORAGE_CLASS_ANNOTATION)) return String(claim.metadata.annotations[BETA_STORAGE_CLASS_ANNOTATION]);
-  return claim.spec?.storageClassName ?? '';
-}
-
-/** GetPersistentVolumeClass: the beta annotation, else spec.storageClassName; "" for none. */
-export function volumeClass(volume: Obj): string {
-  if (hasAnnotation(volume, BETA_STORAGE_CLASS_ANNOTATION)) return String(volume.metadata.annotations[BETA_STORAGE_CLASS_ANNOTATION]);
-  return volume.spec?.storageClassName ?? '';
-}
-
-/** The access modes as a set, in Kubernetes' order (GetAccessModesAsString without the abbreviation). */
+/** The access modes as a set, in the order of Kubernetes' GetAccessModesAsString. */
 export function accessModeSet(modes: unknown): string[] {
   const given = new Set(Array.isArray(modes) ? modes.filter((m): m is string => typeof m === 'string') : []);
   return [...ACCESS_MODE_ORDER.filter((m) => given.has(m)), ...[...given].filter((m) => !ACCESS_MODE_ORDER.includes(m)).sort()];
-}
-
-/** GetAccessModesAsString: `RWO,ROX,RWX,RWOP` for the modes a volume has. */
-export function accessModesString(modes: unknown): string {
-  return accessModeSet(modes).map((m) => ACCESS_MODE_SHORT[m] ?? m).join(',');
 }
 
 /** CheckAccessModes: the volume has every mode the claim asks for. */
@@ -103,7 +85,7 @@ export function claimReference(claim: ApiObject): Obj {
 /** FindMatchingVolume on the PV controller's path (no node): the pre-bound volume, else the smallest match. */
 export function findMatchingVolume(claim: Obj, volumes: Obj[], delayBinding: boolean): Obj | undefined {
   const requested = requestedStorage(claim);
-  const wantedClass = claimClass(claim);
+  const wantedClass = storageClassOf(claim);
   let selector: LabelSelectorMatcher | undefined;
   if (claim.spec?.selector) selector = labelSelectorFromObject(claim.spec.selector);
   let smallest: Obj | undefined;
@@ -122,7 +104,7 @@ export function findMatchingVolume(claim: Obj, volumes: Obj[], delayBinding: boo
     if (volume.status?.phase !== 'Available') continue;
     if (volume.spec?.claimRef) continue;
     if (selector && !selector.matches(volume.metadata?.labels ?? {})) continue;
-    if (volumeClass(volume) !== wantedClass) continue;
+    if (storageClassOf(volume) !== wantedClass) continue;
     if (size.cmp(requested) >= 0 && (!smallestSize || smallestSize.cmp(size) > 0)) {
       smallest = volume;
       smallestSize = size;
@@ -158,7 +140,7 @@ export function volumeUnsatisfying(volume: Obj, claim: Obj): string | undefined 
   if (volume.metadata?.deletionTimestamp) return `the volume is marked for deletion "${volume.metadata.name}"`;
   // Value(): whole units, rounded up.
   if (volumeStorage(volume).value() < requestedStorage(claim).value()) return 'requested PV is too small';
-  if (volumeClass(volume) !== claimClass(claim)) return 'storageClassName does not match';
+  if (storageClassOf(volume) !== storageClassOf(claim)) return 'storageClassName does not match';
   if (volumeModeMismatch(claim, volume)) return 'incompatible volumeMode';
   if (!hasAccessModes(claim, volume)) return 'incompatible accessMode';
   return undefined;

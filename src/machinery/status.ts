@@ -78,6 +78,16 @@ export function conflict(gr: GroupResource, name: string, reason: string): Statu
   return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${qualified(gr)} "${name}": ${reason}`, { name, group: gr.group || undefined, kind: gr.resource });
 }
 
+/** A storage precondition (uid, then resourceVersion) that the object does not meet, as Kubernetes' storage
+ *  words it; undefined when both hold. */
+export function preconditionConflict(gr: GroupResource, name: string, pre: { uid?: string; resourceVersion?: string } | undefined, meta: { uid?: string; resourceVersion?: string }): StatusError | undefined {
+  if (pre?.uid && pre.uid !== meta.uid) return conflict(gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid ?? ''}`);
+  if (pre?.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
+    return conflict(gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion ?? ''}`);
+  }
+  return undefined;
+}
+
 export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
 
 /** 422 Invalid. `kind` is the Kind (`ConfigMap`), `group` its API group. */

@@ -475,10 +475,8 @@ export class ResourceStore {
     const meta = obj.metadata;
     const name = meta.name ?? '';
     if (lifecycle) {
-      if (pre.uid && pre.uid !== meta.uid) throw status.conflict(this.gr, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${meta.uid}`);
-      if (pre.resourceVersion && pre.resourceVersion !== meta.resourceVersion) {
-        throw status.conflict(this.gr, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${meta.resourceVersion}`);
-      }
+      const failed = status.preconditionConflict(this.gr, name, pre, meta);
+      if (failed) throw failed;
       return;
     }
     // rest.BeforeDelete names the kind where the resource would go.

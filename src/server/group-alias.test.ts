@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import * as status from '../machinery/status.ts';
+import { bindingGroupReferencesIn } from '../apis/rbac/policy.ts';
 import { GroupAlias, apiVersionFromAlias, kubernetesGroupOf, renamedGroupOf } from './group-alias.ts';
 
 describe('group names', () => {
@@ -23,13 +24,15 @@ describe('group names', () => {
 describe('GroupAlias', () => {
   const alias = new GroupAlias('rbac.authorization.svc.io', 'rbac.authorization.k8s.io');
 
-  it('rewrites the apiVersion of objects in the served group only, and a binding\'s references to that group', () => {
+  it('rewrites the apiVersion of objects in the served group only, and the group references its kind names', () => {
     const obj = {
       apiVersion: 'rbac.authorization.svc.io/v1', kind: 'RoleBinding', roleRef: { apiGroup: 'rbac.authorization.svc.io', kind: 'Role', name: 'r' },
       subjects: [{ apiGroup: 'rbac.authorization.svc.io', kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],
       data: { group: 'rbac.authorization.svc.io' },
     };
-    const out = alias.object(obj);
+    // Data is left as it is unless the kind says which fields name its group.
+    assert.deepEqual(alias.object(obj), { ...obj, apiVersion: 'rbac.authorization.k8s.io/v1' });
+    const out = alias.object(obj, bindingGroupReferencesIn);
     assert.deepEqual(out, {
       apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'r' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'u' }, { kind: 'ServiceAccount', name: 'sa', namespace: 'ns' }],

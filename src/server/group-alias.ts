@@ -5,6 +5,7 @@
 // renamed groups (a Kubernetes name asked for directly is answered, see discovery.ts).
 import * as status from '../machinery/status.ts';
 import { splitApiVersion } from '../machinery/group-version.ts';
+import type { ApiObject } from '../apis/meta/v1.ts';
 
 const KUBERNETES_SUFFIX = '.k8s.io';
 const RENAMED_SUFFIX = '.svc.io';
@@ -49,23 +50,16 @@ export class GroupAlias {
 
   /**
    * A shallow copy of `obj` with its apiVersion in the client's group (the same object when it is in another
-   * group). A binding's references to its own group (`roleRef.apiGroup`, `subjects[].apiGroup`) are the
-   * group's name too, and kubectl compares them with the name it knows (`kubectl auth reconcile` would
-   * recreate every binding otherwise); they are written in the client's name.
+   * group), and with the fields that name the group itself in the client's name when its kind says which
+   * (`references`, a kind's groupReferencesIn).
    */
-  object<T>(obj: T): T {
+  object<T>(obj: T, references?: (obj: ApiObject, served: string, client: string) => ApiObject): T {
     const o = obj as Record<string, unknown> | null;
     if (o === null || typeof o !== 'object' || typeof o.apiVersion !== 'string') return obj;
     const apiVersion = this.apiVersion(o.apiVersion);
     if (apiVersion === o.apiVersion) return obj;
-    const out: Record<string, unknown> = { ...o, apiVersion };
-    const named = (ref: unknown) => {
-      const r = ref as Record<string, unknown>;
-      return r !== null && typeof r === 'object' && r.apiGroup === this.served ? { ...r, apiGroup: this.client } : ref;
-    };
-    if (o.roleRef !== undefined) out.roleRef = named(o.roleRef);
-    if (Array.isArray(o.subjects)) out.subjects = o.subjects.map(named);
-    return out as T;
+    const out = { ...o, apiVersion } as unknown as ApiObject;
+    return (references ? references(out, this.served, this.client) : out) as T;
   }
 
   /**

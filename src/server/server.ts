@@ -8,7 +8,8 @@ import type { Storage } from '../storage/interface.ts';
 import { SqliteStorage } from '../storage/sqlite.ts';
 import { startCompactor, type Compactor } from '../storage/compactor.ts';
 import { ResourceStore } from '../registry/store.ts';
-import { advertisedAddress, ensureKubernetesEndpoints, ensureKubernetesService, parseServiceRanges, repairFromStore } from '../registry/service-allocation/setup.ts';
+import { ensureKubernetesService, parseServiceRanges, repairFromStore } from '../registry/service-allocation/setup.ts';
+import { advertisedAddress, ensureKubernetesEndpoints } from './kubernetes-endpoints.ts';
 import { ServiceAllocator } from '../registry/service-allocation/service-allocator.ts';
 import { serviceKind } from '../apis/core/service.ts';
 import { allKinds } from '../apis/index.ts';
@@ -226,8 +227,7 @@ export async function startServer(opts: ServerOptions = {}): Promise<RunningServ
   // the server has an address an endpoint may hold: not a loopback one).
   const endpointAddress = advertisedAddress(bindAddress);
   if (!endpointAddress) log(`no address to advertise in the kubernetes Endpoints (bound to ${bindAddress}, and no other interface has one)`);
-  const endpointsStore = [...stores.values()].find((st) => st.def.group === '' && st.def.plural === 'endpoints');
-  const ensureEndpoints = () => (endpointAddress && endpointsStore ? ensureKubernetesEndpoints(endpointsStore, endpointAddress, port, !opts.storage, log) : Promise.resolve());
+  const ensureEndpoints = () => (endpointAddress ? ensureKubernetesEndpoints(storeFor('', 'endpoints'), endpointAddress, port, !opts.storage, log) : Promise.resolve());
   let kubernetesService: Promise<void> | undefined;
   const kubernetesServiceTimer = setTimeout(() => {
     kubernetesService = Promise.all([

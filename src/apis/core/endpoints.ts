@@ -1,7 +1,7 @@
 // Endpoints (core v1, namespaced): the addresses and ports that implement a Service, as a list of subsets
 // (every address of a subset serves every port of it). Kubernetes' storage strategy for it is plain: no
-// status, no generation, PUT may create, and nothing is prepared on create or update; validation is the same
-// on create and update. The annotations the endpoints controller writes (`endpoints.platform.io/
+// status, no generation, PUT may create, and nothing is prepared on create or update (a port's protocol
+// defaults to TCP); validation is the same on create and update. The annotations the endpoints controller writes (`endpoints.platform.io/
 // last-change-trigger-time`, `endpoints.platform.io/over-capacity`) are informational: nothing checks them.
 import type { KindDefinition } from '../kind.ts';
 import type { ApiObject } from '../meta/v1.ts';
@@ -29,7 +29,7 @@ const EndpointAddress = S.object({
 const EndpointPort = S.object({
   name: S.string({ proto: 1, description: "The name of this port.  This must match the 'name' field in the corresponding ServicePort. Must be a DNS_LABEL. Optional only if one port is defined." }),
   port: S.int32({ proto: 2, description: 'The port number of the endpoint.' }),
-  protocol: S.string({ proto: 3, description: 'The IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.' }),
+  protocol: S.string({ proto: 3, default: 'TCP', description: 'The IP protocol for this port. Must be UDP, TCP, or SCTP. Default is TCP.' }),
   appProtocol: S.string({ proto: 4, description: APP_PROTOCOL_DESCRIPTION }),
 }, { required: ['port'], atomic: true, ref: 'core.v1.EndpointPort', description: 'EndpointPort is a tuple that describes a single port.' });
 
@@ -51,13 +51,6 @@ export const EndpointsSchema = S.object({
   ref: 'core.v1.Endpoints',
   description: 'Endpoints is a collection of endpoints that implement the actual service. Example:\n\n\t Name: "mysvc",\n\t Subsets: [\n\t   {\n\t     Addresses: [{"ip": "10.10.1.1"}, {"ip": "10.10.2.2"}],\n\t     Ports: [{"name": "a", "port": 8675}, {"name": "b", "port": 309}]\n\t   },\n\t   {\n\t     Addresses: [{"ip": "10.10.3.3"}],\n\t     Ports: [{"name": "a", "port": 93}, {"name": "b", "port": 76}]\n\t   },\n\t]',
 });
-
-/** SetDefaults_Endpoints: a port without a protocol is TCP. */
-function defaultEndpoints(obj: ApiObject): void {
-  for (const subset of list(obj.subsets)) {
-    for (const port of list(subset?.ports)) if (port && typeof port === 'object' && !port.protocol) port.protocol = 'TCP';
-  }
-}
 
 /** One ready or not-ready address: a usable IP (not unspecified, loopback or link-local), a DNS label for a
  *  hostname, a DNS subdomain for a node name. */
@@ -119,28 +112,15 @@ export function endpointsText(obj: ApiObject): string {
   const subsets = list(obj.subsets);
   if (subsets.length === 0) return '<none>';
   const MAX = 3;
-  const shown: string[] = [];
-  let total = 0;
-  let more = false;
-  const add = (text: string) => {
-    if (shown.length === MAX) { more = true; return false; }
-    shown.push(text);
-    return true;
-  };
+  const all: string[] = [];
   for (const subset of subsets) {
-    const addresses = list(subset?.addresses), ports = list(subset?.ports);
-    if (ports.length === 0) {
-      total += addresses.length;
-      for (const a of addresses) if (!add(String(a?.ip ?? ''))) break;
-      continue;
-    }
-    for (const p of ports) {
-      total += addresses.length;
-      for (const a of addresses) if (!add(joinHostPort(String(a?.ip ?? ''), p?.port ?? 0))) break;
-    }
+    const ips = list(subset?.addresses).map((a) => String(a?.ip ?? ''));
+    const ports = list(subset?.ports);
+    if (ports.length === 0) all.push(...ips);
+    for (const p of ports) all.push(...ips.map((ip) => joinHostPort(ip, p?.port ?? 0)));
   }
-  const text = shown.join(',');
-  return more ? `${text} + ${total - MAX} more...` : text;
+  const text = all.slice(0, MAX).join(',');
+  return all.length > MAX ? `${text} + ${all.length - MAX} more...` : text;
 }
 
 export const endpointsKind: KindDefinition = {
@@ -156,7 +136,6 @@ export const endpointsKind: KindDefinition = {
   trackGeneration: false,
   allowCreateOnUpdate: true,
 
-  defaults: defaultEndpoints,
   validate: validateEndpoints,
   // ValidateEndpointsUpdate: the metadata rules, then the same checks as on create (a node name may change).
   validateUpdate: validateEndpoints,

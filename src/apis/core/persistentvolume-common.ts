@@ -113,6 +113,14 @@ export function accessModeErrors(modes: string[], at: string, requiredDetail: st
   return errs;
 }
 
+/** GetPersistentVolumeClass and GetPersistentVolumeClaimClass: the beta annotation when it is there, else
+ *  spec.storageClassName; "" for none. */
+export function storageClassOf(obj: { metadata?: unknown; spec?: unknown }): string {
+  const annotations = (obj.metadata as { annotations?: Record<string, string> | null } | undefined)?.annotations;
+  if (annotations && Object.hasOwn(annotations, BETA_STORAGE_CLASS_ANNOTATION)) return annotations[BETA_STORAGE_CLASS_ANNOTATION] ?? '';
+  return (obj.spec as { storageClassName?: string | null } | undefined)?.storageClassName ?? '';
+}
+
 /** kubectl's short form of access modes: RWO, ROX, RWX, RWOP, in that order. */
 export function accessModesText(modes: string[] | undefined): string {
   const set = new Set(modes ?? []);

@@ -18,7 +18,7 @@ import { warnWhenValid } from '../warnings.ts';
 import { persistentVolumeSourceProperties, SOURCE_NAMES, defaultSources, persistentVolumeSourceErrors, type Sources } from './persistentvolume-sources.ts';
 import {
   VolumeNodeAffinity, nodeSelectorErrors, accessModeErrors, accessModesText, classNameErrors, storageFeatureGates,
-  VOLUME_MODES, BETA_STORAGE_CLASS_ANNOTATION, type NodeSelectorT,
+  VOLUME_MODES, storageClassOf, type NodeSelectorT,
 } from './persistentvolume-common.ts';
 
 const RECLAIM_POLICIES = ['Delete', 'Recycle', 'Retain'];
@@ -198,10 +198,6 @@ function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): 
   if (!status.lastPhaseTransitionTime) delete status.lastPhaseTransitionTime;
 }
 
-/** The class of a volume: the beta annotation wins over spec.storageClassName. */
-function classOf(obj: ApiObject): string {
-  return obj.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? specOf(obj).storageClassName ?? '';
-}
 
 function capacityText(obj: ApiObject): string {
   const value = specOf(obj).capacity?.storage;
@@ -244,7 +240,7 @@ export const persistentVolumeKind: KindDefinition = {
     { name: 'Reclaim Policy', type: 'string', description: RECLAIM_DESCRIPTION, cell: (o) => specOf(o).persistentVolumeReclaimPolicy ?? '' },
     { name: 'Status', type: 'string', description: PHASE_DESCRIPTION, cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : statusOf(o).phase ?? '') },
     { name: 'Claim', type: 'string', description: CLAIM_REF_DESCRIPTION, cell: (o) => { const c = specOf(o).claimRef; return c ? `${c.namespace ?? ''}/${c.name ?? ''}` : ''; } },
-    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pv', cell: classOf },
+    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pv', cell: storageClassOf },
     { name: 'VolumeAttributesClass', type: 'string', description: 'VolumeAttributesClass of the pv', cell: (o) => specOf(o).volumeAttributesClassName ?? '<unset>' },
     { name: 'Reason', type: 'string', description: REASON_DESCRIPTION, cell: (o) => statusOf(o).reason ?? '' },
     ageColumn,

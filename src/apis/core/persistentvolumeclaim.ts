@@ -14,7 +14,7 @@ import { isDNS1123Subdomain, isQualifiedName } from '../../machinery/validation/
 import { quantityFromJSON, type Quantity } from '../../machinery/quantity.ts';
 import { deepEqual } from '../../machinery/schema/walk.ts';
 import { featureGates } from '../../config/feature-gates.ts';
-import { accessModeErrors, accessModesText, classNameErrors, storageFeatureGates, VOLUME_MODES, BETA_STORAGE_CLASS_ANNOTATION } from './persistentvolume-common.ts';
+import { accessModeErrors, accessModesText, classNameErrors, storageFeatureGates, VOLUME_MODES, BETA_STORAGE_CLASS_ANNOTATION, storageClassOf } from './persistentvolume-common.ts';
 
 const ACCESS_MODES_DESCRIPTION = 'accessModes contains the desired access modes the volume should have. More info: https://platform.io/docs/concepts/storage/persistent-volumes#access-modes-1';
 const STATUS_ACCESS_MODES_DESCRIPTION = 'accessModes contains the actual access modes the volume backing the PVC has. More info: https://platform.io/docs/concepts/storage/persistent-volumes#access-modes-1';
@@ -313,9 +313,6 @@ function prepareForUpdate(obj: ApiObject, old: ApiObject, ctx: RequestContext): 
   normalizeDataSources(spec);
 }
 
-function classOf(obj: ApiObject): string {
-  return obj.metadata.annotations?.[BETA_STORAGE_CLASS_ANNOTATION] ?? specOf(obj).storageClassName ?? '';
-}
 
 /** Capacity and access modes show once the claim names its volume. */
 function boundCell(obj: ApiObject, pick: (s: PvcStatus) => string): string {
@@ -368,7 +365,7 @@ export const persistentVolumeClaimKind: KindDefinition = {
     { name: 'Volume', type: 'string', description: VOLUME_NAME_DESCRIPTION, cell: (o) => specOf(o).volumeName ?? '' },
     { name: 'Capacity', type: 'string', description: CAPACITY_DESCRIPTION, cell: (o) => boundCell(o, (s) => quantity(s.capacity?.storage)?.toString() ?? '0') },
     { name: 'Access Modes', type: 'string', description: STATUS_ACCESS_MODES_DESCRIPTION, cell: (o) => boundCell(o, (s) => accessModesText(s.accessModes)) },
-    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: classOf },
+    { name: 'StorageClass', type: 'string', description: 'StorageClass of the pvc', cell: storageClassOf },
     { name: 'VolumeAttributesClass', type: 'string', description: 'VolumeAttributesClass of the pvc', cell: (o) => specOf(o).volumeAttributesClassName ?? '<unset>' },
     ageColumn,
     { name: 'VolumeMode', type: 'string', priority: 1, description: VOLUME_MODE_DESCRIPTION, cell: (o) => specOf(o).volumeMode ?? '<unset>' },

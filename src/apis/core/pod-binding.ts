@@ -56,16 +56,14 @@ async function bind(binding: ApiObject, target: ViewTarget): Promise<ApiObject> 
   if ((binding.metadata?.name ?? '') !== target.name) throw status.badRequest('name in URL does not match name in Binding object');
   const errs = bindingErrors(binding as Obj);
   if (errs.length) throw new status.StatusError(500, '', errs.length === 1 ? errs[0] : `[${errs.join(', ')}]`);
-  const { uid, resourceVersion, annotations } = binding.metadata;
+  const { annotations } = binding.metadata;
   const node = String((binding as Obj).target.name);
-  const refused = (reason: string) => status.conflict({ group: '', resource: 'pods/binding' }, target.name, reason);
   await target.update((pod) => {
-    if (uid && uid !== pod.metadata.uid) throw status.conflict({ group: '', resource: 'pods' }, target.name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${pod.metadata.uid ?? ''}`);
-    if (resourceVersion && resourceVersion !== pod.metadata.resourceVersion) {
-      throw status.conflict({ group: '', resource: 'pods' }, target.name, `Precondition failed: ResourceVersion in precondition: ${resourceVersion}, ResourceVersion in object meta: ${pod.metadata.resourceVersion ?? ''}`);
-    }
+    // The Binding's uid and resourceVersion are the write's storage preconditions.
+    const failed = status.preconditionConflict({ group: '', resource: 'pods' }, target.name, binding.metadata, pod.metadata);
+    if (failed) throw failed;
     const next = bound(pod, node, annotations as Record<string, string> | undefined);
-    if (typeof next === 'string') throw refused(next);
+    if (typeof next === 'string') throw status.conflict({ group: '', resource: 'pods/binding' }, target.name, next);
     return next;
   });
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };

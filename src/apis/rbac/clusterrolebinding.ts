@@ -4,7 +4,7 @@ import type { KindDefinition } from '../kind.ts';
 import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
 import { withProto } from '../core/schema-helpers.ts';
-import { GROUP, Subject, RoleRef, SUBJECTS_DESCRIPTION, bindingErrors, roleRefUpdateErrors, defaultBinding, rbacNameErrors } from './policy.ts';
+import { GROUP, Subject, RoleRef, SUBJECTS_DESCRIPTION, bindingErrors, roleRefUpdateErrors, defaultBinding, bindingGroupReferencesIn, rbacNameErrors } from './policy.ts';
 import { bindingColumns } from './rolebinding.ts';
 
 const ROLE_REF_DESCRIPTION = 'RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.';
@@ -30,6 +30,7 @@ export const clusterRoleBindingKind: KindDefinition = {
   trackGeneration: false,
 
   defaults: defaultBinding,
+  groupReferencesIn: bindingGroupReferencesIn,
   validate: (obj) => bindingErrors(obj, false, ['ClusterRole']),
   validateUpdate: (obj, old) => [...bindingErrors(obj, false, ['ClusterRole']), ...roleRefUpdateErrors(obj, old)],
 

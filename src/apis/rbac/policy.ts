@@ -177,6 +177,22 @@ export function defaultBinding(obj: ApiObject): void {
   }
 }
 
+/**
+ * A binding answered in another name of the group (Kubernetes' `rbac.authorization.k8s.io`) names that group
+ * in its roleRef and subjects too, as defaultBinding reads it: kubectl compares them with the name it knows
+ * (`kubectl auth reconcile` would recreate every binding).
+ */
+export function bindingGroupReferencesIn(obj: ApiObject, served: string, client: string): ApiObject {
+  const named = <T>(ref: T): T => {
+    const r = ref as { apiGroup?: unknown } | null;
+    return r !== null && typeof r === 'object' && r.apiGroup === served ? { ...r, apiGroup: client } as T : ref;
+  };
+  const out: ApiObject = { ...obj };
+  if (obj.roleRef !== undefined) out.roleRef = named(obj.roleRef);
+  if (Array.isArray(obj.subjects)) out.subjects = obj.subjects.map(named);
+  return out;
+}
+
 /** `users, groups, service accounts` of a binding, as kubectl's wide columns show them. */
 export function subjectsStrings(obj: ApiObject): { users: string; groups: string; serviceAccounts: string } {
   const users: string[] = [], groups: string[] = [], sas: string[] = [];

@@ -5,7 +5,7 @@ import { S } from '../meta/schema.ts';
 import { ObjectMeta } from '../meta/v1.ts';
 import { nameColumn, ageColumn } from '../meta/table.ts';
 import { withProto } from '../core/schema-helpers.ts';
-import { GROUP, Subject, RoleRef, SUBJECTS_DESCRIPTION, bindingErrors, roleRefUpdateErrors, defaultBinding, rbacNameErrors, roleRefOf, subjectsStrings } from './policy.ts';
+import { GROUP, Subject, RoleRef, SUBJECTS_DESCRIPTION, bindingErrors, roleRefUpdateErrors, defaultBinding, bindingGroupReferencesIn, rbacNameErrors, roleRefOf, subjectsStrings } from './policy.ts';
 
 const ROLE_REF_DESCRIPTION = 'RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.';
 
@@ -42,6 +42,7 @@ export const roleBindingKind: KindDefinition = {
   trackGeneration: false,
 
   defaults: defaultBinding,
+  groupReferencesIn: bindingGroupReferencesIn,
   validate: (obj) => bindingErrors(obj, true, ['Role', 'ClusterRole']),
   validateUpdate: (obj, old) => [...bindingErrors(obj, true, ['Role', 'ClusterRole']), ...roleRefUpdateErrors(obj, old)],
 

@@ -126,7 +126,7 @@ export function encodeFor(served: ServedResource, obj: CachedObject | { object: 
   // The same object, not a copy: reading `object` may parse it, and most answers need only the JSON.
   if (!v.fromStorage && !served.alias) return obj as { object: ApiObject; json: string };
   const converted = v.fromStorage ? v.fromStorage(deepClone(obj.object) as ApiObject) : obj.object as ApiObject;
-  const object = served.alias ? served.alias.object(converted) : converted;
+  const object = served.alias ? served.alias.object(converted, served.def.groupReferencesIn) : converted;
   return { object, json: JSON.stringify(object) };
 }
 
@@ -254,7 +254,7 @@ async function createOnView(deps: ResourceHandlerDeps, served: ServedResource, v
     async update(transform) {
       await served.store.update(namespace, (current) => {
         if (!current) throw status.notFound({ group: served.def.group, resource: served.def.plural }, name);
-        return transform(deepClone(current) as ApiObject);
+        return transform(current);
       }, { ctx, dryRun: params.dryRun, subresource: view.name, allowCreate: false, name });
     },
   });

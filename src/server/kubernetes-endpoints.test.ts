@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { NetworkInterfaceInfo } from 'node:os';
-import { advertisedAddress, ensureKubernetesEndpoints, SKIP_MIRROR_LABEL } from './setup.ts';
-import { kindHarness } from '../../apis/kind-harness.ts';
-import { endpointsKind } from '../../apis/core/endpoints.ts';
-import type { ApiObject } from '../../apis/meta/v1.ts';
+import { advertisedAddress, ensureKubernetesEndpoints, SKIP_MIRROR_LABEL } from './kubernetes-endpoints.ts';
+import { kindHarness } from '../apis/kind-harness.ts';
+import { endpointsKind } from '../apis/core/endpoints.ts';
+import type { ApiObject } from '../apis/meta/v1.ts';
 
 const nic = (address: string, family: 'IPv4' | 'IPv6', internal = false) => ({ address, family, internal }) as NetworkInterfaceInfo;
 const interfaces = { lo: [nic('127.0.0.1', 'IPv4', true), nic('::1', 'IPv6', true)], eth0: [nic('fe80::1', 'IPv6'), nic('fd00::2', 'IPv6'), nic('192.0.2.2', 'IPv4')] };
