@@ -32,7 +32,7 @@ export interface EphemeralVolumeControllerDeps {
 export const ephemeralClaimName = (pod: Obj, volume: Obj): string => `${pod.metadata?.name ?? ''}-${volume.name ?? ''}`;
 
 /** The pod's ephemeral volumes. */
-export function ephemeralVolumes(pod: Obj): Obj[] {
+function ephemeralVolumes(pod: Obj): Obj[] {
   return ((pod.spec?.volumes ?? []) as Obj[]).filter((v) => v && typeof v === 'object' && v.ephemeral);
 }
 

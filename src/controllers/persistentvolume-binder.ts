@@ -44,7 +44,7 @@ type Obj = Record<string, any>;
 /** The service account Kubernetes' binder writes as. */
 const ACCOUNT = 'persistent-volume-binder';
 /** Kubernetes' --pvclaimbinder-sync-period. */
-export const BINDER_RESYNC_MS = 15_000;
+const BINDER_RESYNC_MS = 15_000;
 /** On a volume: the size the claim had before a resize (util.AnnPreResizeCapacity). */
 const ANN_PRE_RESIZE_CAPACITY = 'volume.alpha.platform.io/pre-resize-capacity';
 /** The in-tree name prefix: a provisioner or plugin named so is Kubernetes' own, not an external one. */

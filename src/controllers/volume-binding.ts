@@ -62,9 +62,9 @@ function quantity(value: unknown): Quantity {
 }
 
 /** The storage a claim requests (zero when it names none). */
-export const requestedStorage = (claim: Obj): Quantity => quantity(claim.spec?.resources?.requests?.storage);
+const requestedStorage = (claim: Obj): Quantity => quantity(claim.spec?.resources?.requests?.storage);
 /** The storage a volume has (zero when it names none). */
-export const volumeStorage = (volume: Obj): Quantity => quantity(volume.spec?.capacity?.storage);
+const volumeStorage = (volume: Obj): Quantity => quantity(volume.spec?.capacity?.storage);
 
 /** IsVolumeBoundToClaim: the volume's claimRef names the claim (and its uid, when the ref has one). */
 export function isVolumeBoundToClaim(volume: Obj, claim: Obj): boolean {
